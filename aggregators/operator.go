@@ -1,0 +1,175 @@
+package aggregators
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// MaxInput is the largest magnitude of an input value that operators accept.
+// It keeps every intermediate quantity of every operator finite.
+const MaxInput = 1e100
+
+// MaxParam is the largest magnitude of a finite operator parameter.
+const MaxParam = 1e6
+
+// ZeroFloor is the value at which a zero coordinate is evaluated when the
+// partial derivative at zero is unbounded (the power operators with t < 1):
+// Gradient then reports the finite right-hand derivative at ZeroFloor.
+const ZeroFloor = 1e-12
+
+// Errors that name what is wrong with an input. Errors returned by this
+// package wrap one of them, so callers can test with errors.Is.
+var (
+	ErrEmpty     = errors.New("no values")
+	ErrNaN       = errors.New("value is NaN")
+	ErrInf       = errors.New("value is infinite")
+	ErrNegative  = errors.New("value is negative")
+	ErrRange     = errors.New("value outside the supported range")
+	ErrDimension = errors.New("dimension mismatch")
+	ErrBudget    = errors.New("row over budget")
+	ErrParam     = errors.New("parameter outside its domain")
+)
+
+// Domain tells which inputs an operator accepts.
+type Domain int
+
+const (
+	// Real operators accept any finite value of magnitude at most MaxInput.
+	Real Domain = iota
+	// NonNegative operators accept finite values in [0, MaxInput].
+	NonNegative
+)
+
+// Operator is a symmetric aggregation function f: R^n -> R, defined for
+// every n >= 1.
+type Operator interface {
+	// Value returns f(x). It panics if Check(op, x) reports an error.
+	Value(x []float64) float64
+
+	// Gradient stores the gradient of f at x in dst and returns dst. If dst
+	// is nil a new slice is allocated; otherwise len(dst) must equal len(x).
+	// At points where f is not differentiable Gradient returns the
+	// subgradient or one-sided derivative that the operator documents.
+	Gradient(dst, x []float64) []float64
+
+	// Schur returns the Schur class of f on the unit box [0,1]^n.
+	Schur(n int) SchurClass
+
+	// StrictlyIncreasing reports whether f is strictly increasing in every
+	// coordinate on the unit box [0,1]^n, the condition on the outer
+	// aggregator in Theorem 3.1 of the paper.
+	StrictlyIncreasing(n int) bool
+
+	// Domain reports which inputs f accepts.
+	Domain() Domain
+
+	// String returns the operator's specification, as accepted by Parse.
+	String() string
+}
+
+// Parametric is an Operator from a family indexed by a scalar parameter t.
+type Parametric interface {
+	Operator
+
+	// Param returns the parameter t.
+	Param() float64
+
+	// ParamDerivative returns the partial derivative of f with respect to
+	// t at x. It panics if Check(op, x) reports an error.
+	ParamDerivative(x []float64) float64
+
+	// WithParam returns the member of the same family with parameter t, or
+	// an error wrapping ErrParam if t is outside the family's domain.
+	WithParam(t float64) (Parametric, error)
+}
+
+// Check reports whether x is a valid input for op: at least one value, every
+// value finite and of magnitude at most MaxInput, and non-negative if op's
+// domain is NonNegative. It also reports an operator whose parameter is
+// outside its family's domain. The error names the first offending value.
+func Check(op Operator, x []float64) error {
+	if v, ok := op.(validator); ok {
+		if err := v.validate(); err != nil {
+			return err
+		}
+	}
+	return checkValues(x, op.Domain(), "x")
+}
+
+// validator is implemented by operators whose fields can hold invalid
+// parameters (the exported parameter fields of the parametric families).
+type validator interface {
+	validate() error
+}
+
+// Evaluate returns op.Value(x), or an error if x is not a valid input for op
+// or if op produced a non-finite value (a user-supplied SumForm may).
+func Evaluate(op Operator, x []float64) (float64, error) {
+	if err := Check(op, x); err != nil {
+		return math.NaN(), fmt.Errorf("aggregators: %v: %w", op, err)
+	}
+	v := op.Value(x)
+	if math.IsNaN(v) {
+		return v, fmt.Errorf("aggregators: %s returned NaN: %w", op, ErrNaN)
+	}
+	return v, nil
+}
+
+func checkValues(x []float64, d Domain, name string) error {
+	if len(x) == 0 {
+		return fmt.Errorf("%s: %w (need at least one)", name, ErrEmpty)
+	}
+	for i, v := range x {
+		if err := checkValue(v, d); err != nil {
+			return fmt.Errorf("%s[%d] = %v: %w", name, i, v, err)
+		}
+	}
+	return nil
+}
+
+func checkValue(v float64, d Domain) error {
+	switch {
+	case math.IsNaN(v):
+		return ErrNaN
+	case math.IsInf(v, 0):
+		return ErrInf
+	case math.Abs(v) > MaxInput:
+		return fmt.Errorf("%w (magnitude above %g)", ErrRange, MaxInput)
+	case d == NonNegative && v < 0:
+		return ErrNegative
+	}
+	return nil
+}
+
+// mustCheck panics with an "aggregators: ..." message if x is invalid for op.
+func mustCheck(op Operator, x []float64) {
+	if err := Check(op, x); err != nil {
+		panic(fmt.Sprintf("aggregators: %v: %v", op, err))
+	}
+}
+
+// gradientDst returns dst ready to receive a gradient of len(x) values.
+func gradientDst(dst, x []float64) []float64 {
+	if dst == nil {
+		return make([]float64, len(x))
+	}
+	if len(dst) != len(x) {
+		panic(fmt.Sprintf("aggregators: gradient destination has length %d, input has %d", len(dst), len(x)))
+	}
+	return dst
+}
+
+// checkParam returns an error wrapping ErrParam if t is NaN or a finite
+// value of magnitude above MaxParam. Infinite t is allowed only if infOK.
+func checkParam(family string, t float64, infOK bool) error {
+	switch {
+	case math.IsNaN(t):
+		return fmt.Errorf("%s parameter is NaN: %w", family, ErrParam)
+	case math.IsInf(t, 0) && !infOK:
+		return fmt.Errorf("%s parameter is infinite: %w", family, ErrParam)
+	case !math.IsInf(t, 0) && math.Abs(t) > MaxParam:
+		return fmt.Errorf("%s parameter %g has magnitude above %g: %w", family, t, MaxParam, ErrParam)
+	}
+	return nil
+}

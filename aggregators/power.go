@@ -1,0 +1,313 @@
+package aggregators
+
+import (
+	"fmt"
+	"math"
+)
+
+// PowerSum is f_t(x) = sum_i x_i^t for non-negative x and t > 0. It is
+// strictly Schur-convex for t > 1, strictly Schur-concave for 0 < t < 1 and
+// the plain sum at t = 1.
+//
+// For t < 1 the partial derivative at a zero coordinate is +Inf; Gradient
+// reports the derivative at ZeroFloor there instead.
+type PowerSum struct {
+	T float64 // the exponent t > 0
+}
+
+// NewPowerSum returns the power-sum with exponent t, or an error wrapping
+// ErrParam unless 0 < t <= MaxParam.
+func NewPowerSum(t float64) (PowerSum, error) {
+	op := PowerSum{T: t}
+	return op, op.validate()
+}
+
+func (op PowerSum) validate() error {
+	if err := checkParam("powersum", op.T, false); err != nil {
+		return err
+	}
+	if op.T <= 0 {
+		return fmt.Errorf("powersum parameter %g must be positive: %w", op.T, ErrParam)
+	}
+	return nil
+}
+
+// Value returns sum_i x_i^t.
+func (op PowerSum) Value(x []float64) float64 {
+	mustCheck(op, x)
+	s := 0.0
+	for _, v := range x {
+		s += math.Pow(v, op.T)
+	}
+	return s
+}
+
+// Gradient returns t x_i^(t-1), evaluated at ZeroFloor for zero
+// coordinates when t < 1.
+func (op PowerSum) Gradient(dst, x []float64) []float64 {
+	mustCheck(op, x)
+	dst = gradientDst(dst, x)
+	for i, v := range x {
+		if op.T < 1 && v == 0 {
+			v = ZeroFloor
+		}
+		dst[i] = op.T * math.Pow(v, op.T-1)
+	}
+	return dst
+}
+
+// Param returns t.
+func (op PowerSum) Param() float64 { return op.T }
+
+// ParamDerivative returns sum_i x_i^t ln x_i (zero coordinates add 0).
+func (op PowerSum) ParamDerivative(x []float64) float64 {
+	mustCheck(op, x)
+	s := 0.0
+	for _, v := range x {
+		if v > 0 {
+			s += math.Pow(v, op.T) * math.Log(v)
+		}
+	}
+	return s
+}
+
+// WithParam returns the power-sum with exponent t.
+func (op PowerSum) WithParam(t float64) (Parametric, error) { return NewPowerSum(t) }
+
+// Schur returns StrictlyConvex for t > 1, Both at t = 1 and
+// StrictlyConcave for t < 1 (Both for n = 1).
+func (op PowerSum) Schur(n int) SchurClass {
+	switch {
+	case n <= 1 || op.T == 1:
+		return Both
+	case op.T > 1:
+		return StrictlyConvex
+	}
+	return StrictlyConcave
+}
+
+// StrictlyIncreasing returns true.
+func (PowerSum) StrictlyIncreasing(n int) bool { return true }
+
+// Domain returns NonNegative.
+func (PowerSum) Domain() Domain { return NonNegative }
+
+// String returns "powersum(t)".
+func (op PowerSum) String() string { return fmt.Sprintf("powersum(%s)", formatParam(op.T)) }
+
+// PowerMean is the generalised mean M_t(x) = ((1/n) sum_i x_i^t)^(1/t) of
+// non-negative x, for every real t with its limits: the geometric mean at
+// t = 0, max at t = +Inf and min at t = -Inf. For t <= 0 it is 0 whenever
+// a coordinate is 0.
+//
+// It is strictly Schur-convex for t > 1 and the arithmetic mean at t = 1.
+// For t < 1 it is Schur-concave: strictly for 0 < t < 1, and for t <= 0
+// strictly only when n = 2 (on the box, x = (1,0,0) and y = (1/2,1/2,0)
+// both give 0). The paper's table covers 0 < t < 1 only.
+//
+// For t < 1 the partial derivatives at zero coordinates are unbounded or
+// degenerate; Gradient reports the gradient at the point where zero
+// coordinates are raised to ZeroFloor.
+type PowerMean struct {
+	T float64 // the exponent t; any real value or ±Inf
+}
+
+// NewPowerMean returns the power mean with exponent t, or an error wrapping
+// ErrParam if t is NaN or a finite value above MaxParam in magnitude.
+func NewPowerMean(t float64) (PowerMean, error) {
+	op := PowerMean{T: t}
+	return op, op.validate()
+}
+
+func (op PowerMean) validate() error { return checkParam("powermean", op.T, true) }
+
+// Value returns M_t(x).
+func (op PowerMean) Value(x []float64) float64 {
+	mustCheck(op, x)
+	if e, ok := extremeOf(op.T); ok {
+		return e.Value(x)
+	}
+	return powerMean(x, op.T)
+}
+
+// Gradient returns ∂M_t/∂x_k = (1/n) (x_k/M_t)^(t-1) (M_0/(n x_k) for the
+// geometric mean), with the ZeroFloor convention for t < 1 and the
+// subgradients of Max and Min at ±Inf. At x = 0 with t >= 1 it returns the
+// one-sided partial derivatives n^(-1/t).
+func (op PowerMean) Gradient(dst, x []float64) []float64 {
+	mustCheck(op, x)
+	dst = gradientDst(dst, x)
+	if e, ok := extremeOf(op.T); ok {
+		return e.Gradient(dst, x)
+	}
+	t, n := op.T, float64(len(x))
+	if t < 1 {
+		x = raiseZeros(x)
+	}
+	m := powerMean(x, t)
+	for k, v := range x {
+		switch {
+		case m == 0: // x = 0 and t >= 1
+			dst[k] = math.Pow(n, -1/t)
+		case t == 0:
+			dst[k] = m / (n * v)
+		default:
+			dst[k] = math.Pow(v/m, t-1) / n
+		}
+	}
+	return dst
+}
+
+// Param returns t.
+func (op PowerMean) Param() float64 { return op.T }
+
+// ParamDerivative returns ∂M_t/∂t = (M_t/t) (sum_i w_i ln x_i - ln M_t)
+// with w_i = x_i^t / sum_j x_j^t. Near t = 0 it uses the cumulant series
+// M_t (κ2/2 + κ3 t/3 + κ4 t²/8) of ln x, which avoids the cancellation of
+// the closed form. It is 0 at ±Inf, and 0 for t <= 0 when a coordinate is
+// 0 (M_t is then identically 0 near t).
+func (op PowerMean) ParamDerivative(x []float64) float64 {
+	mustCheck(op, x)
+	t := op.T
+	if math.IsInf(t, 0) || sumOf(x) == 0 || (t <= 0 && hasZero(x)) {
+		return 0
+	}
+	m := powerMean(x, t)
+	if !hasZero(x) {
+		if lo, hi := logRange(x); math.Abs(t)*(hi-lo) < 1e-3 {
+			k2, k3, k4 := logCumulants(x)
+			return m * (k2/2 + k3*t/3 + k4*t*t/8)
+		}
+	}
+	s, wl := 0.0, 0.0
+	for _, v := range x {
+		if v > 0 {
+			p := math.Pow(v/m, t) // scaled by m^t to avoid overflow
+			s += p
+			wl += p * math.Log(v)
+		}
+	}
+	return m / t * (wl/s - math.Log(m))
+}
+
+// WithParam returns the power mean with exponent t.
+func (op PowerMean) WithParam(t float64) (Parametric, error) { return NewPowerMean(t) }
+
+// Schur returns the class described on PowerMean.
+func (op PowerMean) Schur(n int) SchurClass {
+	t := op.T
+	switch {
+	case n <= 1 || t == 1:
+		return Both
+	case math.IsInf(t, 1):
+		return Max{}.Schur(n)
+	case math.IsInf(t, -1):
+		return Min{}.Schur(n)
+	case t > 1:
+		return StrictlyConvex
+	case t > 0 || n == 2:
+		return StrictlyConcave
+	}
+	return Concave
+}
+
+// StrictlyIncreasing reports whether 0 < t < +Inf (or n = 1). For t <= 0 a
+// zero coordinate holds the mean at 0 whatever the others do.
+func (op PowerMean) StrictlyIncreasing(n int) bool {
+	return n == 1 || (op.T > 0 && !math.IsInf(op.T, 1))
+}
+
+// Domain returns NonNegative.
+func (PowerMean) Domain() Domain { return NonNegative }
+
+// String returns "powermean(t)".
+func (op PowerMean) String() string { return fmt.Sprintf("powermean(%s)", formatParam(op.T)) }
+
+// powerMean returns M_t(x) for finite t, computed as exp(K(t)/t) with
+// K(t) = ln mean exp(t ln x) evaluated without overflow or cancellation.
+func powerMean(x []float64, t float64) float64 {
+	if t <= 0 && hasZero(x) || sumOf(x) == 0 {
+		return 0
+	}
+	if t == 0 {
+		s := 0.0
+		for _, v := range x {
+			s += math.Log(v)
+		}
+		return math.Exp(s / float64(len(x)))
+	}
+	z := make([]float64, len(x))
+	for i, v := range x {
+		z[i] = t * math.Log(v) // -Inf for v = 0 when t > 0
+	}
+	return math.Exp(logMeanExp(z) / t)
+}
+
+// logMeanExp returns ln((1/n) sum_i exp(z_i)) for z_i in [-Inf, +Inf) with
+// at least one finite z_i. Small exponents go through expm1 and log1p so
+// that K(t)/t stays accurate as t -> 0.
+func logMeanExp(z []float64) float64 {
+	n := float64(len(z))
+	m := maxOf(z)
+	if m < 0.5 && minOf(z) > -0.5 {
+		s := 0.0
+		for _, v := range z {
+			s += math.Expm1(v)
+		}
+		return math.Log1p(s / n)
+	}
+	s := 0.0
+	for _, v := range z {
+		s += math.Exp(v - m)
+	}
+	return m + math.Log(s/n)
+}
+
+func hasZero(x []float64) bool {
+	for _, v := range x {
+		if v == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// raiseZeros returns x with zero coordinates replaced by ZeroFloor (a copy
+// if any is replaced).
+func raiseZeros(x []float64) []float64 {
+	if !hasZero(x) {
+		return x
+	}
+	y := make([]float64, len(x))
+	for i, v := range x {
+		y[i] = math.Max(v, ZeroFloor)
+	}
+	return y
+}
+
+func logRange(x []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range x {
+		l := math.Log(v)
+		lo, hi = math.Min(lo, l), math.Max(hi, l)
+	}
+	return lo, hi
+}
+
+// logCumulants returns the second, third and fourth cumulants of ln x
+// under the uniform distribution on the coordinates.
+func logCumulants(x []float64) (k2, k3, k4 float64) {
+	n := float64(len(x))
+	mu := 0.0
+	for _, v := range x {
+		mu += math.Log(v) / n
+	}
+	var m2, m3, m4 float64
+	for _, v := range x {
+		d := math.Log(v) - mu
+		m2 += d * d / n
+		m3 += d * d * d / n
+		m4 += d * d * d * d / n
+	}
+	return m2, m3, m4 - 3*m2*m2
+}

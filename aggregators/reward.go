@@ -1,0 +1,180 @@
+package aggregators
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// BudgetTolerance is the relative slack allowed on a row sum before Reward
+// reports it as over budget.
+const BudgetTolerance = 1e-9
+
+// Reward is the team reward R(A) = U(T_1(a_1), ..., T_M(a_M)) of an N x M
+// effort matrix A, whose column a_j holds the efforts of the N agents on
+// task j.
+type Reward struct {
+	// Outer is the outer aggregator U over the M task scores.
+	Outer Operator
+	// Inner holds the task-level aggregators: one per task, or a single
+	// operator used for every task.
+	Inner []Operator
+	// Budget is the largest row sum allowed; 0 means 1 (the unit simplex).
+	Budget float64
+}
+
+// NewReward returns the reward U(T(a_1), ..., T(a_M)); pass one inner
+// operator per task for per-task aggregators. It panics if an operator is
+// nil or no inner operator is given.
+func NewReward(outer Operator, inner ...Operator) *Reward {
+	if outer == nil || len(inner) == 0 {
+		panic("aggregators: NewReward needs an outer and at least one inner operator")
+	}
+	for _, op := range inner {
+		if op == nil {
+			panic("aggregators: NewReward: nil inner operator")
+		}
+	}
+	return &Reward{Outer: outer, Inner: inner}
+}
+
+// String returns "U∘T", e.g. "min∘max".
+func (r *Reward) String() string {
+	if len(r.Inner) == 1 {
+		return fmt.Sprintf("%v∘%v", r.Outer, r.Inner[0])
+	}
+	return fmt.Sprintf("%v∘%v", r.Outer, r.Inner)
+}
+
+// InnerFor returns the inner aggregator of task j.
+func (r *Reward) InnerFor(j int) Operator {
+	if len(r.Inner) == 1 {
+		return r.Inner[0]
+	}
+	return r.Inner[j]
+}
+
+// Check returns an error naming what is wrong with the effort matrix a: N or
+// M below 1, a column count that does not match the inner operators, an
+// entry that is NaN, infinite or negative, or a row whose sum exceeds the
+// budget.
+func (r *Reward) Check(a mat.Matrix) error {
+	n, m := a.Dims()
+	if n < 1 || m < 1 {
+		return fmt.Errorf("aggregators: effort matrix is %dx%d, need N >= 1 agents and M >= 1 tasks: %w", n, m, ErrDimension)
+	}
+	if len(r.Inner) > 1 && len(r.Inner) != m {
+		return fmt.Errorf("aggregators: effort matrix has %d tasks but the reward has %d inner operators: %w",
+			m, len(r.Inner), ErrDimension)
+	}
+	budget := r.budget()
+	for i := 0; i < n; i++ {
+		row := 0.0
+		for j := 0; j < m; j++ {
+			v := a.At(i, j)
+			if err := checkValue(v, NonNegative); err != nil {
+				return fmt.Errorf("aggregators: effort A[%d][%d] = %v: %w", i, j, v, err)
+			}
+			row += v
+		}
+		if row > budget*(1+BudgetTolerance) {
+			return fmt.Errorf("aggregators: row %d of the effort matrix sums to %v, above the budget %v: %w",
+				i, row, budget, ErrBudget)
+		}
+	}
+	return nil
+}
+
+// Scores returns the task scores T_j(a_j), j = 0, ..., M-1.
+func (r *Reward) Scores(a mat.Matrix) ([]float64, error) {
+	if err := r.Check(a); err != nil {
+		return nil, err
+	}
+	return r.scores(a), nil
+}
+
+// Value returns R(A).
+func (r *Reward) Value(a mat.Matrix) (float64, error) {
+	if err := r.Check(a); err != nil {
+		return math.NaN(), err
+	}
+	return r.Outer.Value(r.scores(a)), nil
+}
+
+// Gradient returns the N x M matrix of ∂R/∂r_ij = ∂U/∂y_j · ∂T_j/∂x_i,
+// with the subgradient conventions of the operators at non-smooth points.
+func (r *Reward) Gradient(a mat.Matrix) (*mat.Dense, error) {
+	if err := r.Check(a); err != nil {
+		return nil, err
+	}
+	n, m := a.Dims()
+	y := r.scores(a)
+	du := r.Outer.Gradient(nil, y)
+	g := mat.NewDense(n, m, nil)
+	col, dt := make([]float64, n), make([]float64, n)
+	for j := 0; j < m; j++ {
+		mat.Col(col, j, a)
+		r.InnerFor(j).Gradient(dt, col)
+		for i := 0; i < n; i++ {
+			g.Set(i, j, du[j]*dt[i])
+		}
+	}
+	return g, nil
+}
+
+// ParamGradient holds the derivatives of R with respect to the parameters
+// of its operators. An operator that is not Parametric contributes 0.
+type ParamGradient struct {
+	// Outer is ∂R/∂t_U.
+	Outer float64
+	// Inner holds ∂R/∂t_{T_j} for each task j, treating each task's
+	// parameter as its own.
+	Inner []float64
+}
+
+// InnerShared returns ∂R/∂t_T when every task shares one inner parameter:
+// the sum of Inner.
+func (g ParamGradient) InnerShared() float64 { return sumOf(g.Inner) }
+
+// ParamGradient returns the derivatives of R(A) with respect to the
+// parameters of U and of each T_j.
+func (r *Reward) ParamGradient(a mat.Matrix) (ParamGradient, error) {
+	if err := r.Check(a); err != nil {
+		return ParamGradient{}, err
+	}
+	n, m := a.Dims()
+	y := r.scores(a)
+	var g ParamGradient
+	if p, ok := r.Outer.(Parametric); ok {
+		g.Outer = p.ParamDerivative(y)
+	}
+	du := r.Outer.Gradient(nil, y)
+	g.Inner = make([]float64, m)
+	col := make([]float64, n)
+	for j := 0; j < m; j++ {
+		if p, ok := r.InnerFor(j).(Parametric); ok {
+			mat.Col(col, j, a)
+			g.Inner[j] = du[j] * p.ParamDerivative(col)
+		}
+	}
+	return g, nil
+}
+
+func (r *Reward) budget() float64 {
+	if r.Budget == 0 {
+		return 1
+	}
+	return r.Budget
+}
+
+func (r *Reward) scores(a mat.Matrix) []float64 {
+	n, m := a.Dims()
+	y := make([]float64, m)
+	col := make([]float64, n)
+	for j := 0; j < m; j++ {
+		mat.Col(col, j, a)
+		y[j] = r.InnerFor(j).Value(col)
+	}
+	return y
+}

@@ -1,0 +1,258 @@
+package aggregators
+
+import (
+	"fmt"
+	"math"
+)
+
+// Softmax is the softmax-weighted mean f_t(x) = sum_i w_i x_i with
+// w = softmax(t x). It is the mean at t = 0 and tends to max as t -> +Inf
+// and to min as t -> -Inf; T = ±Inf gives those limits exactly. The zero
+// value is the mean.
+//
+// Its Schur class on the box [0,1]^n differs from the paper's table, which
+// states strict Schur-convexity for every t > 0 (Schur-concavity for t < 0):
+//   - n = 2: strictly Schur-convex for t > 0, strictly Schur-concave for
+//     t < 0, as the table says.
+//   - n >= 3: strictly Schur-convex for 0 < t <= 1 and strictly
+//     Schur-concave for -1 <= t < 0, by the Schur-Ostrowski condition
+//     (∂_k f - ∂_l f has the sign of x_k - x_l when |t| <= 1 on the box).
+//     For larger |t| the class can fail: at t = 10, x = (1, 0.1, 0) majorizes
+//     y = (1, 0.05, 0.05) yet f(y) > f(x). Schur reports Unknown there.
+//
+// Softmax is strictly increasing on the box only for |t| <= 1: its partial
+// derivative w_k (1 + t (x_k - f)) is negative when t (f - x_k) > 1.
+type Softmax struct {
+	T float64 // the temperature t; any real value or ±Inf
+}
+
+// NewSoftmax returns the softmax aggregator with temperature t, or an error
+// wrapping ErrParam if t is NaN or a finite value above MaxParam in magnitude.
+func NewSoftmax(t float64) (Softmax, error) {
+	op := Softmax{T: t}
+	return op, op.validate()
+}
+
+func (op Softmax) validate() error { return checkParam("softmax", op.T, true) }
+
+// Value returns f_t(x).
+func (op Softmax) Value(x []float64) float64 {
+	mustCheck(op, x)
+	if e, ok := extremeOf(op.T); ok {
+		return e.Value(x)
+	}
+	w := softmaxWeights(make([]float64, len(x)), x, op.T)
+	return dot(w, x)
+}
+
+// Gradient returns ∂f/∂x_k = w_k (1 + t (x_k - f)). At T = ±Inf it is the
+// gradient of Max or Min.
+func (op Softmax) Gradient(dst, x []float64) []float64 {
+	mustCheck(op, x)
+	dst = gradientDst(dst, x)
+	if e, ok := extremeOf(op.T); ok {
+		return e.Gradient(dst, x)
+	}
+	w := softmaxWeights(dst, x, op.T)
+	f := dot(w, x)
+	for k := range dst {
+		dst[k] = w[k] * (1 + op.T*(x[k]-f))
+	}
+	return dst
+}
+
+// Param returns t.
+func (op Softmax) Param() float64 { return op.T }
+
+// ParamDerivative returns ∂f/∂t = sum_i w_i (x_i - f)^2, the variance of x
+// under the softmax weights. It is 0 at T = ±Inf.
+func (op Softmax) ParamDerivative(x []float64) float64 {
+	mustCheck(op, x)
+	if math.IsInf(op.T, 0) {
+		return 0
+	}
+	w := softmaxWeights(make([]float64, len(x)), x, op.T)
+	f := dot(w, x)
+	v := 0.0
+	for i, xi := range x {
+		v += w[i] * (xi - f) * (xi - f)
+	}
+	return v
+}
+
+// WithParam returns the softmax aggregator with temperature t.
+func (op Softmax) WithParam(t float64) (Parametric, error) { return NewSoftmax(t) }
+
+// Schur returns the class on [0,1]^n described on Softmax.
+func (op Softmax) Schur(n int) SchurClass {
+	t := op.T
+	switch {
+	case n <= 1 || t == 0:
+		return Both
+	case math.IsInf(t, 1):
+		return Max{}.Schur(n)
+	case math.IsInf(t, -1):
+		return Min{}.Schur(n)
+	case n >= 3 && math.Abs(t) > 1:
+		return Unknown
+	case t > 0:
+		return StrictlyConvex
+	}
+	return StrictlyConcave
+}
+
+// StrictlyIncreasing reports whether |t| <= 1 (or n = 1).
+func (op Softmax) StrictlyIncreasing(n int) bool { return n == 1 || math.Abs(op.T) <= 1 }
+
+// Domain returns Real.
+func (Softmax) Domain() Domain { return Real }
+
+// String returns "softmax(t)".
+func (op Softmax) String() string { return fmt.Sprintf("softmax(%s)", formatParam(op.T)) }
+
+// LogSumExp is LSE_t(x) = (1/t) ln sum_i exp(t x_i) for t != 0. It tends to
+// max as t -> +Inf and to min as t -> -Inf; T = ±Inf gives those limits.
+// It is strictly Schur-convex for t > 0 and strictly Schur-concave for
+// t < 0, and strictly increasing for finite t. As t -> 0 it diverges like
+// ln(n)/t.
+type LogSumExp struct {
+	T float64 // the temperature t != 0; ±Inf allowed
+}
+
+// NewLogSumExp returns LSE_t, or an error wrapping ErrParam if t is 0, NaN
+// or a finite value above MaxParam in magnitude.
+func NewLogSumExp(t float64) (LogSumExp, error) {
+	op := LogSumExp{T: t}
+	return op, op.validate()
+}
+
+func (op LogSumExp) validate() error {
+	if op.T == 0 {
+		return fmt.Errorf("lse parameter must not be 0: %w", ErrParam)
+	}
+	return checkParam("lse", op.T, true)
+}
+
+// Value returns LSE_t(x), computed as s + (1/t) ln sum exp(t (x_i - s))
+// with s the max (t > 0) or min (t < 0) so that no exponential overflows.
+func (op LogSumExp) Value(x []float64) float64 {
+	mustCheck(op, x)
+	if e, ok := extremeOf(op.T); ok {
+		return e.Value(x)
+	}
+	return lse(x, op.T)
+}
+
+// Gradient returns the softmax weights softmax(t x), or the gradient of Max
+// or Min at T = ±Inf.
+func (op LogSumExp) Gradient(dst, x []float64) []float64 {
+	mustCheck(op, x)
+	dst = gradientDst(dst, x)
+	if e, ok := extremeOf(op.T); ok {
+		return e.Gradient(dst, x)
+	}
+	return softmaxWeights(dst, x, op.T)
+}
+
+// Param returns t.
+func (op LogSumExp) Param() float64 { return op.T }
+
+// ParamDerivative returns ∂LSE_t/∂t = (sum_i w_i x_i - LSE_t(x)) / t with
+// w = softmax(t x). It is 0 at T = ±Inf.
+func (op LogSumExp) ParamDerivative(x []float64) float64 {
+	mustCheck(op, x)
+	if math.IsInf(op.T, 0) {
+		return 0
+	}
+	w := softmaxWeights(make([]float64, len(x)), x, op.T)
+	return (dot(w, x) - lse(x, op.T)) / op.T
+}
+
+// WithParam returns LSE with temperature t.
+func (op LogSumExp) WithParam(t float64) (Parametric, error) { return NewLogSumExp(t) }
+
+// Schur returns StrictlyConvex for t > 0 and StrictlyConcave for t < 0
+// (the classes of Max and Min at ±Inf; Both for n = 1).
+func (op LogSumExp) Schur(n int) SchurClass {
+	switch {
+	case n <= 1:
+		return Both
+	case math.IsInf(op.T, 1):
+		return Max{}.Schur(n)
+	case math.IsInf(op.T, -1):
+		return Min{}.Schur(n)
+	case op.T > 0:
+		return StrictlyConvex
+	}
+	return StrictlyConcave
+}
+
+// StrictlyIncreasing reports true for finite t (and for n = 1).
+func (op LogSumExp) StrictlyIncreasing(n int) bool { return n == 1 || !math.IsInf(op.T, 0) }
+
+// Domain returns Real.
+func (LogSumExp) Domain() Domain { return Real }
+
+// String returns "lse(t)".
+func (op LogSumExp) String() string { return fmt.Sprintf("lse(%s)", formatParam(op.T)) }
+
+// extremeOf returns Max for +Inf and Min for -Inf.
+func extremeOf(t float64) (Operator, bool) {
+	switch {
+	case math.IsInf(t, 1):
+		return Max{}, true
+	case math.IsInf(t, -1):
+		return Min{}, true
+	}
+	return nil, false
+}
+
+// softmaxWeights stores softmax(t x) in dst, shifting the exponents by the
+// max (t > 0) or min (t < 0) of x so that they are all <= 0.
+func softmaxWeights(dst, x []float64, t float64) []float64 {
+	s := shiftFor(x, t)
+	z := 0.0
+	for i, v := range x {
+		dst[i] = math.Exp(t * (v - s))
+		z += dst[i]
+	}
+	for i := range dst {
+		dst[i] /= z
+	}
+	return dst
+}
+
+func lse(x []float64, t float64) float64 {
+	s := shiftFor(x, t)
+	z := 0.0
+	for _, v := range x {
+		z += math.Exp(t * (v - s))
+	}
+	return s + math.Log(z)/t
+}
+
+func shiftFor(x []float64, t float64) float64 {
+	if t >= 0 {
+		return maxOf(x)
+	}
+	return minOf(x)
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+// formatParam formats a parameter so that Parse reads it back exactly.
+func formatParam(t float64) string {
+	switch {
+	case math.IsInf(t, 1):
+		return "inf"
+	case math.IsInf(t, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%v", t)
+}

@@ -1,0 +1,90 @@
+package aggregators
+
+import (
+	"fmt"
+	"math"
+)
+
+// SumForm is the sum-form aggregator f(x) = sum_i g(x_i) built from a
+// user-supplied function g (the paper's appendix on sum-form aggregators).
+// If g is strictly convex f is strictly Schur-convex, and if g is strictly
+// concave f is strictly Schur-concave.
+//
+// SumForm cannot know the curvature of g: Schur returns the Class field as
+// declared (Unknown by default), and schur.CheckSumForm tests the convexity
+// of g numerically. Value panics if g returns NaN or ±Inf.
+type SumForm struct {
+	Name string                // shown by String
+	G    func(float64) float64 // the summand g
+	DG   func(float64) float64 // g'; if nil, a central difference is used
+	Dom  Domain                // the inputs g accepts
+	// Class is the declared Schur class for n >= 2.
+	Class SchurClass
+	// Increasing declares g strictly increasing.
+	Increasing bool
+}
+
+// Value returns sum_i g(x_i).
+func (op SumForm) Value(x []float64) float64 {
+	mustCheck(op, x)
+	s := 0.0
+	for _, v := range x {
+		s += op.g(v)
+	}
+	return s
+}
+
+// Gradient returns g'(x_i), from DG or from a central difference of g with
+// step 1e-6 max(1, |x_i|).
+func (op SumForm) Gradient(dst, x []float64) []float64 {
+	mustCheck(op, x)
+	dst = gradientDst(dst, x)
+	for i, v := range x {
+		dst[i] = op.derivative(v)
+	}
+	return dst
+}
+
+// Schur returns Both for n = 1 and the declared Class otherwise.
+func (op SumForm) Schur(n int) SchurClass {
+	if n <= 1 {
+		return Both
+	}
+	return op.Class
+}
+
+// StrictlyIncreasing returns the declared Increasing.
+func (op SumForm) StrictlyIncreasing(n int) bool { return op.Increasing }
+
+// Domain returns Dom.
+func (op SumForm) Domain() Domain { return op.Dom }
+
+// String returns "sumform(Name)".
+func (op SumForm) String() string { return fmt.Sprintf("sumform(%s)", op.Name) }
+
+func (op SumForm) validate() error {
+	if op.G == nil {
+		return fmt.Errorf("sumform %q has no function g: %w", op.Name, ErrParam)
+	}
+	return nil
+}
+
+func (op SumForm) g(v float64) float64 {
+	y := op.G(v)
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		panic(fmt.Sprintf("aggregators: %v: g(%v) = %v", op, v, y))
+	}
+	return y
+}
+
+func (op SumForm) derivative(v float64) float64 {
+	if op.DG != nil {
+		return op.DG(v)
+	}
+	h := 1e-6 * math.Max(1, math.Abs(v))
+	lo := v - h
+	if op.Dom == NonNegative && lo < 0 {
+		return (op.g(v+h) - op.g(v)) / h
+	}
+	return (op.g(v+h) - op.g(lo)) / (2 * h)
+}
