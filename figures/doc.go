@@ -1,0 +1,10 @@
+// Package figures draws hetgain's results as gonum/plot pictures: line
+// charts, heat maps with a colour bar, and strips of Schur classes along a
+// parameter axis.
+//
+// Every constructor returns a *Figure. A Figure has a PNG method, so a
+// gophernotes notebook draws it when it is the last expression of a cell,
+// and a Save method that writes PNG, SVG or PDF by the file's extension.
+// Constructors take data, not computations: the packages gain and schur
+// compute, this package only draws.
+package figures

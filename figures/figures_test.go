@@ -1,0 +1,113 @@
+package figures
+
+import (
+	"bytes"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/hetgain/hetgain/aggregators"
+)
+
+func softmaxRow(n int) ClassRow {
+	var r ClassRow
+	r.Name = "softmax"
+	for t := -3.0; t <= 3; t += 0.25 {
+		r.Params = append(r.Params, t)
+		r.Classes = append(r.Classes, aggregators.Softmax{T: t}.Schur(n))
+	}
+	return r
+}
+
+func sampleFigures() map[string]*Figure {
+	x := []float64{0, 1, 2, 3}
+	g := Grid{X: []float64{0, 1, 2}, Y: []float64{0, 1}, Z: [][]float64{{0, 1, 2}, {3, 4, 5}}}
+	return map[string]*Figure{
+		"lines":   Lines("t", "x", "y", Series{Name: "a", X: x, Y: x, Points: true}, Series{Name: "b", X: x, Y: []float64{3, 2, 1, 0}, Dashed: true}),
+		"heatmap": HeatMap("h", "x", "y", "z", g),
+		"strips":  SchurStrips("s", "t", softmaxRow(2), softmaxRow(3)),
+	}
+}
+
+// TestPNGDecodes checks that every kind of figure renders to a PNG image
+// of the figure's size (at the default 96 dpi of vgimg).
+func TestPNGDecodes(t *testing.T) {
+	for name, f := range sampleFigures() {
+		img, err := png.Decode(bytes.NewReader(f.PNG()))
+		if err != nil {
+			t.Fatalf("%s: PNG does not decode: %v", name, err)
+		}
+		wantW := int(math.Round(f.Width.Dots(96)))
+		wantH := int(math.Round(f.Height.Dots(96)))
+		if b := img.Bounds(); b.Dx() != wantW || b.Dy() != wantH {
+			t.Errorf("%s: image is %dx%d, want %dx%d", name, b.Dx(), b.Dy(), wantW, wantH)
+		}
+	}
+}
+
+func TestSaveByExtension(t *testing.T) {
+	dir := t.TempDir()
+	f := sampleFigures()["heatmap"]
+	for _, ext := range []string{"png", "svg", "pdf"} {
+		path := filepath.Join(dir, "fig."+ext)
+		if err := f.Save(path); err != nil {
+			t.Fatalf("Save(%s): %v", path, err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil || len(b) == 0 {
+			t.Fatalf("%s: empty or unreadable: %v", path, err)
+		}
+	}
+	if err := f.Save(filepath.Join(dir, "noext")); err == nil {
+		t.Error("Save without extension: want an error")
+	}
+	if err := f.Save(filepath.Join(dir, "fig.xyz")); err == nil {
+		t.Error("Save with unknown extension: want an error")
+	}
+}
+
+func TestStripHeightGrowsWithRows(t *testing.T) {
+	one := SchurStrips("", "t", softmaxRow(2))
+	three := SchurStrips("", "t", softmaxRow(2), softmaxRow(3), softmaxRow(4))
+	if d := three.Height - one.Height - 2*vg.Centimeter; math.Abs(float64(d)) > 1e-9 {
+		t.Errorf("height grows by %v for two more rows, want 2cm", three.Height-one.Height)
+	}
+}
+
+func TestCellEdges(t *testing.T) {
+	ps := []float64{0, 1, 3}
+	want := [][2]float64{{-0.5, 0.5}, {0.5, 2}, {2, 4}}
+	for k, w := range want {
+		lo, hi := cellEdges(ps, k)
+		if lo != w[0] || hi != w[1] {
+			t.Errorf("cellEdges(%v, %d) = %v, %v; want %v", ps, k, lo, hi, w)
+		}
+	}
+}
+
+func TestMalformedInputPanics(t *testing.T) {
+	cases := map[string]func(){
+		"series":  func() { Lines("", "", "", Series{X: []float64{1, 2}, Y: []float64{1}}) },
+		"grid":    func() { HeatMap("", "", "", "", Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{1, 2}}}) },
+		"tiny":    func() { HeatMap("", "", "", "", Grid{X: []float64{0}, Y: []float64{0}, Z: [][]float64{{1}}}) },
+		"classes": func() { SchurStrips("", "", ClassRow{Name: "r", Params: []float64{1}}) },
+	}
+	for name, f := range cases {
+		func() {
+			defer func() {
+				r := recover()
+				if r == nil {
+					t.Errorf("%s: no panic", name)
+				} else if s, ok := r.(string); !ok || !strings.HasPrefix(s, "figures: ") {
+					t.Errorf("%s: panic %v does not start with \"figures: \"", name, r)
+				}
+			}()
+			f()
+		}()
+	}
+}

@@ -1,0 +1,83 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+)
+
+// Grid holds values Z[r][c] at the points (X[c], Y[r]) of a rectangular
+// grid.
+type Grid struct {
+	X, Y []float64
+	Z    [][]float64
+}
+
+// gridXYZ adapts a Grid to plotter.GridXYZ.
+type gridXYZ struct{ g Grid }
+
+func (a gridXYZ) Dims() (c, r int)   { return len(a.g.X), len(a.g.Y) }
+func (a gridXYZ) Z(c, r int) float64 { return a.g.Z[r][c] }
+func (a gridXYZ) X(c int) float64    { return a.g.X[c] }
+func (a gridXYZ) Y(r int) float64    { return a.g.Y[r] }
+
+func (g Grid) check() {
+	if len(g.X) < 2 || len(g.Y) < 2 {
+		panic(fmt.Sprintf("figures: a heat map needs at least 2x2 points, got %dx%d", len(g.X), len(g.Y)))
+	}
+	if len(g.Z) != len(g.Y) {
+		panic(fmt.Sprintf("figures: grid has %d rows of values for %d y values", len(g.Z), len(g.Y)))
+	}
+	for r, row := range g.Z {
+		if len(row) != len(g.X) {
+			panic(fmt.Sprintf("figures: grid row %d has %d values for %d x values", r, len(row), len(g.X)))
+		}
+	}
+}
+
+func (g Grid) zRange() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, row := range g.Z {
+		for _, v := range row {
+			if !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	if lo == hi || math.IsInf(lo, 0) {
+		return lo - 0.5, lo + 0.5
+	}
+	return lo, hi
+}
+
+// HeatMap returns a heat map of the grid with a colour bar labelled
+// zLabel, on a diverging blue-red (Moreland) scale. It panics if the grid
+// is malformed.
+func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
+	g.check()
+	lo, hi := g.zRange()
+	cmap := moreland.SmoothBlueRed()
+	cmap.SetMin(lo)
+	cmap.SetMax(hi)
+
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	h := plotter.NewHeatMap(gridXYZ{g}, cmap.Palette(255))
+	h.Min, h.Max = lo, hi
+	p.Add(h)
+
+	bar := plot.New()
+	bar.Title.Text = zLabel
+	bar.HideX()
+	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
+	bar.Y.Min, bar.Y.Max = lo, hi
+
+	f := newFigure(p)
+	f.Side, f.SideFraction = bar, 1.0/7
+	return f
+}

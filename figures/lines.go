@@ -1,0 +1,67 @@
+package figures
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+)
+
+// Series is one named curve of a line chart.
+type Series struct {
+	Name string
+	X, Y []float64
+	// Points draws a marker at every point in addition to the line.
+	Points bool
+	// Dashed draws the line dashed.
+	Dashed bool
+}
+
+// Lines returns a line chart of the series, one colour each, with a
+// legend. It panics if a series has X and Y of different lengths.
+func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	p.Add(plotter.NewGrid())
+	for i, s := range series {
+		if len(s.X) != len(s.Y) {
+			panic(fmt.Sprintf("figures: series %q has %d x and %d y values", s.Name, len(s.X), len(s.Y)))
+		}
+		addSeries(p, s, plotutil.Color(i), i)
+	}
+	p.Legend.Top = true
+	p.Legend.Left = true
+	return newFigure(p)
+}
+
+func addSeries(p *plot.Plot, s Series, c color.Color, i int) {
+	xys := make(plotter.XYs, len(s.X))
+	for k := range s.X {
+		xys[k].X, xys[k].Y = s.X[k], s.Y[k]
+	}
+	line, err := plotter.NewLine(xys)
+	if err != nil {
+		panic(fmt.Sprintf("figures: series %q: %v", s.Name, err))
+	}
+	line.Color = c
+	line.Width = 1.5 * line.Width
+	if s.Dashed {
+		line.Dashes = plotutil.Dashes(1)
+	}
+	p.Add(line)
+	thumbs := []plot.Thumbnailer{line}
+	if s.Points {
+		pts, _ := plotter.NewScatter(xys)
+		pts.Color = c
+		pts.Shape = plotutil.Shape(i)
+		p.Add(pts)
+		thumbs = append(thumbs, pts)
+	}
+	if s.Name != "" {
+		p.Legend.Add(s.Name, thumbs...)
+	}
+}
