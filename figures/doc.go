@@ -6,5 +6,7 @@
 // gophernotes notebook draws it when it is the last expression of a cell,
 // and a Save method that writes PNG, SVG or PDF by the file's extension.
 // Constructors take data, not computations: the packages gain and schur
-// compute, this package only draws.
+// compute, this package only draws. Titles and labels are constructor
+// arguments, because a Figure is finished when it is made (see Figure for
+// why it hides its plot).
 package figures

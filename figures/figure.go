@@ -18,49 +18,56 @@ const (
 	DefaultHeight = 10 * vg.Centimeter
 )
 
-// Figure is a picture made of one main plot and, optionally, a side plot
+// Figure is a finished picture: one main plot and, optionally, a side plot
 // (a colour bar or a legend) drawn in a strip to its right.
+//
+// Figure deliberately exposes no gonum/plot type, not even through an
+// unexported field: the gophernotes kernel cannot import a package whose
+// exported types lead to package sync, and plot's font cache holds a mutex.
 type Figure struct {
-	// Plot is the main plot; callers may adjust titles, axes and legends.
-	Plot *plot.Plot
-	// Side, if not nil, is drawn to the right of Plot, in a strip of
-	// SideFraction of the width.
-	Side         *plot.Plot
-	SideFraction float64
 	// Width and Height are the size of the picture.
 	Width, Height vg.Length
+	encode        func(format string, w, h vg.Length) ([]byte, error)
 }
 
-func newFigure(p *plot.Plot) *Figure {
-	return &Figure{Plot: p, Width: DefaultWidth, Height: DefaultHeight}
-}
-
-// Draw draws the figure on c.
-func (f *Figure) Draw(c draw.Canvas) {
-	if f.Side == nil {
-		f.Plot.Draw(c)
-		return
+// newFigure returns a figure of the default size that draws p, and side
+// (if not nil) in a strip of sideFraction of the width to its right.
+func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
+	draw := func(c draw.Canvas) {
+		if side == nil {
+			p.Draw(c)
+			return
+		}
+		main, strip := c, c
+		main.Max.X = c.Max.X - vg.Length(sideFraction)*(c.Max.X-c.Min.X)
+		strip.Min.X = main.Max.X
+		p.Draw(main)
+		side.Draw(strip)
 	}
-	main, side := c, c
-	main.Max.X = c.Max.X - vg.Length(f.SideFraction)*(c.Max.X-c.Min.X)
-	side.Min.X = main.Max.X
-	f.Plot.Draw(main)
-	f.Side.Draw(side)
+	return &Figure{
+		Width:  DefaultWidth,
+		Height: DefaultHeight,
+		encode: func(format string, w, h vg.Length) ([]byte, error) { return encode(draw, format, w, h) },
+	}
 }
 
-// Encode renders the figure in the given format: "png", "svg", "pdf",
-// "eps", "jpg" or "tif".
-func (f *Figure) Encode(format string) ([]byte, error) {
-	c, err := draw.NewFormattedCanvas(f.Width, f.Height, format)
+func encode(drawFn func(draw.Canvas), format string, w, h vg.Length) ([]byte, error) {
+	c, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
 		return nil, fmt.Errorf("figures: %w", err)
 	}
-	f.Draw(draw.New(c))
+	drawFn(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("figures: encoding %s: %w", format, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// Encode renders the figure in the given format: "png", "svg", "pdf",
+// "eps", "jpg" or "tif".
+func (f *Figure) Encode(format string) ([]byte, error) {
+	return f.encode(format, f.Width, f.Height)
 }
 
 // PNG returns the figure as a PNG image. Rendering to memory cannot fail

@@ -77,7 +77,5 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
 	bar.Y.Min, bar.Y.Max = lo, hi
 
-	f := newFigure(p)
-	f.Side, f.SideFraction = bar, 1.0/7
-	return f
+	return newFigure(p, bar, 1.0/7)
 }

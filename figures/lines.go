@@ -35,7 +35,7 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true
-	return newFigure(p)
+	return newFigure(p, nil, 0)
 }
 
 func addSeries(p *plot.Plot, s Series, c color.Color, i int) {
