@@ -2,7 +2,10 @@ module github.com/hetgain/hetgain
 
 go 1.21
 
-require gonum.org/v1/gonum v0.15.0
+require (
+	github.com/go-gota/gota v0.12.0
+	gonum.org/v1/gonum v0.15.0
+)
 
 require (
 	git.sr.ht/~sbinet/gg v0.5.0 // indirect
@@ -10,7 +13,6 @@ require (
 	github.com/campoy/embedmd v1.0.0 // indirect
 	github.com/cosmos72/gomacro v0.0.0-20220530072503-c719ab5c40fc // indirect
 	github.com/go-fonts/liberation v0.3.2 // indirect
-	github.com/go-gota/gota v0.12.0 // indirect
 	github.com/go-latex/latex v0.0.0-20231108140139-5c1ce85aa4ea // indirect
 	github.com/go-pdf/fpdf v0.9.0 // indirect
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
@@ -24,6 +26,7 @@ require (
 	github.com/rivo/uniseg v0.2.0 // indirect
 	golang.org/x/image v0.14.0 // indirect
 	golang.org/x/mod v0.14.0 // indirect
+	golang.org/x/net v0.19.0 // indirect
 	golang.org/x/sync v0.5.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/tools v0.16.1 // indirect

@@ -1,0 +1,103 @@
+package tables
+
+import (
+	"encoding/csv"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// WriteCSV writes df to w as CSV with a header row. Unlike
+// DataFrame.WriteCSV, which rounds floats to six significant digits, it
+// writes every float in the shortest form that parses back to the same
+// value (strconv.FormatFloat(v, 'g', -1, 64)); ±Inf are written "+Inf" and
+// "-Inf", and missing values "NaN", as gota reads them. It returns df's
+// error, if any, or the first write error.
+func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
+	if err := df.Error(); err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(df.Names()); err != nil {
+		return err
+	}
+	rows, cols := df.Dims()
+	record := make([]string, cols)
+	for i := 0; i < rows; i++ {
+		for j := range record {
+			record[j] = formatElem(df.Elem(i, j))
+		}
+		if err := cw.Write(record); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteMarkdown writes df to w as a GitHub-flavoured Markdown table, with
+// numeric columns right-aligned and floats at full precision as in
+// WriteCSV. A '|' in a string is escaped and a line break becomes a space.
+func WriteMarkdown(w io.Writer, df dataframe.DataFrame) error {
+	if err := df.Error(); err != nil {
+		return err
+	}
+	var b strings.Builder
+	names, types := df.Names(), df.Types()
+	cells := make([]string, len(names))
+	for j, name := range names {
+		cells[j] = markdownCell(name)
+	}
+	writeMarkdownRow(&b, cells)
+	for j, t := range types {
+		cells[j] = "---"
+		if t == series.Int || t == series.Float {
+			cells[j] = "---:"
+		}
+	}
+	writeMarkdownRow(&b, cells)
+	rows, _ := df.Dims()
+	for i := 0; i < rows; i++ {
+		for j := range cells {
+			cells[j] = markdownCell(formatElem(df.Elem(i, j)))
+		}
+		writeMarkdownRow(&b, cells)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// formatElem formats a DataFrame element, floats at full precision.
+func formatElem(e series.Element) string {
+	if e.IsNA() {
+		return "NaN"
+	}
+	if e.Type() == series.Float {
+		v := e.Float()
+		if math.IsNaN(v) {
+			return "NaN"
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return e.String()
+}
+
+func markdownCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "\r\n", " ")
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+func writeMarkdownRow(b *strings.Builder, cells []string) {
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" ")
+		b.WriteString(c)
+		b.WriteString(" |")
+	}
+	b.WriteString("\n")
+}
