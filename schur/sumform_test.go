@@ -1,0 +1,125 @@
+package schur
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/hetgain/hetgain/aggregators"
+)
+
+// checkTriples checks the counterexamples and flat triple of v against g.
+func checkTriples(t *testing.T, g func(float64) float64, v SumFormVerdict) {
+	t.Helper()
+	check := func(what string, tr *Triple, ok func(gap float64) bool) {
+		t.Helper()
+		if tr == nil {
+			return
+		}
+		if !(v.Lo <= tr.A && tr.A < tr.B && tr.B < tr.C && tr.C <= v.Hi) || tr.B != (tr.A+tr.C)/2 {
+			t.Errorf("%s: %v is not a midpoint triple in [%v, %v]", what, tr, v.Lo, v.Hi)
+		}
+		if g(tr.A) != tr.GA || g(tr.B) != tr.GB || g(tr.C) != tr.GC {
+			t.Errorf("%s: %v has wrong values", what, tr)
+		}
+		if !ok(tr.Gap()) {
+			t.Errorf("%s: %v gap %v, tolerance %v", what, tr, tr.Gap(), v.Tol)
+		}
+		p := tr.Pair()
+		if maj, _ := Majorizes(p.X, p.Y, 0); !maj || p.FX-p.FY != 2*tr.Gap() {
+			t.Errorf("%s: pair %v of %v", what, p, tr)
+		}
+	}
+	check("convex counterexample", v.ConvexCounterexample, func(gap float64) bool { return gap < -v.Tol })
+	check("concave counterexample", v.ConcaveCounterexample, func(gap float64) bool { return gap > v.Tol })
+	check("flat triple", v.FlatTriple, func(gap float64) bool { return math.Abs(gap) <= v.Tol })
+}
+
+func TestCheckSumForm(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		g      func(float64) float64
+		lo, hi float64
+		want   aggregators.SchurClass
+	}{
+		{"x^2", func(x float64) float64 { return x * x }, 0, 1, aggregators.StrictlyConvex},
+		{"x^4", func(x float64) float64 { return x * x * x * x }, 0, 1, aggregators.StrictlyConvex},
+		{"sqrt", math.Sqrt, 0, 1, aggregators.StrictlyConcave},
+		{"log", math.Log, 0.1, 10, aggregators.StrictlyConcave},
+		{"3x", func(x float64) float64 { return 3 * x }, 0, 1, aggregators.Both},
+		{"3x+1e3", func(x float64) float64 { return 3*x + 1e3 }, -5, 5, aggregators.Both},
+		{"sin(6x)", func(x float64) float64 { return math.Sin(6 * x) }, 0, 1, aggregators.Neither},
+		{"sin(6x) before its inflection", func(x float64) float64 { return math.Sin(6 * x) }, 0, 0.5, aggregators.StrictlyConcave},
+		{"(x-1/2)^3", func(x float64) float64 { return math.Pow(x-0.5, 3) }, 0, 1, aggregators.Neither},
+		{"relu(x-1/2)", func(x float64) float64 { return math.Max(0, x-0.5) }, 0, 1, aggregators.Convex},
+		{"min(x,1/2)", func(x float64) float64 { return math.Min(x, 0.5) }, 0, 1, aggregators.Concave},
+		{"exp", math.Exp, -3, 2, aggregators.StrictlyConvex},
+		{"x^2 off-centre", func(x float64) float64 { return x * x }, 0.1, 1.3, aggregators.StrictlyConvex},
+	} {
+		v, err := CheckSumForm(c.g, c.lo, c.hi, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		checkTriples(t, c.g, v)
+		if got := v.Class(); got != c.want {
+			t.Errorf("CheckSumForm(%s, %v, %v).Class() = %v, want %v\n%v", c.name, c.lo, c.hi, got, c.want, v)
+		}
+		if c.want == aggregators.Neither && (v.ConvexCounterexample == nil || v.ConcaveCounterexample == nil) {
+			t.Errorf("%s: neither without both triples", c.name)
+		}
+	}
+}
+
+// TestCheckSumFormAgrees compares CheckSumForm with the classes of
+// aggregators.PowerSum and with Check on the sum-form aggregator.
+func TestCheckSumFormAgrees(t *testing.T) {
+	for _, p := range []float64{0.3, 0.7, 1, 1.5, 3} {
+		g := func(x float64) float64 { return math.Pow(x, p) }
+		v, err := CheckSumForm(g, 0, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		op := aggregators.PowerSum{T: p}
+		if v.Class() != op.Schur(2) {
+			t.Errorf("CheckSumForm(x^%v) = %v, PowerSum says %v", p, v.Class(), op.Schur(2))
+		}
+		for _, n := range []int{2, 3} {
+			sf := aggregators.SumForm{Name: "x^t", G: g, Dom: aggregators.NonNegative}
+			w, err := Check(sf, n, UnitBox(), nil)
+			if err != nil || w.Class() != v.Class() {
+				t.Errorf("Check(sum x^%v, n = %d) = %v, %v; CheckSumForm says %v", p, n, w.Class(), err, v.Class())
+			}
+		}
+	}
+}
+
+func TestCheckSumFormErrors(t *testing.T) {
+	nanAt := func(x float64) float64 {
+		if x > 0.5 {
+			return math.NaN()
+		}
+		return x
+	}
+	for _, c := range []struct {
+		name   string
+		g      func(float64) float64
+		lo, hi float64
+		opts   *Options
+		is     error
+		names  string
+	}{
+		{"nil", nil, 0, 1, nil, aggregators.ErrParam, "nil"},
+		{"reversed", math.Sqrt, 1, 0, nil, aggregators.ErrParam, "[1, 0]"},
+		{"NaN bound", math.Sqrt, math.NaN(), 1, nil, aggregators.ErrParam, "NaN"},
+		{"options", math.Sqrt, 0, 1, &Options{Samples: -3}, aggregators.ErrParam, "Samples"},
+		{"NaN value", nanAt, 0, 1, nil, aggregators.ErrNaN, "g(0.5"},
+		{"Inf value", func(x float64) float64 { return 1 / x }, 0, 1, nil, aggregators.ErrInf, "g(0)"},
+		{"panic", func(x float64) float64 { panic("boom") }, 0, 1, nil, nil, "panicked at 0: boom"},
+	} {
+		_, err := CheckSumForm(c.g, c.lo, c.hi, c.opts)
+		if err == nil || (c.is != nil && !errors.Is(err, c.is)) || !strings.Contains(err.Error(), c.names) {
+			t.Errorf("%s: error %v, want %v naming %q", c.name, err, c.is, c.names)
+		}
+	}
+}
