@@ -5,6 +5,10 @@
 // Every constructor returns a *Figure. A Figure has a PNG method, so a
 // gophernotes notebook draws it when it is the last expression of a cell,
 // and a Save method that writes PNG, SVG or PDF by the file's extension.
+// The plot fonts (Liberation) have Greek letters and common mathematical
+// signs (Δ, τ, ≥) but not all (∘ and ≻ are missing): write "U=min, T=max"
+// rather than "min∘max" in titles and legends.
+//
 // Constructors take data, not computations: the packages gain and schur
 // compute, this package only draws. Titles and labels are constructor
 // arguments, because a Figure is finished when it is made (see Figure for

@@ -69,6 +69,7 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	p.Y.Label.Text = yLabel
 	h := plotter.NewHeatMap(gridXYZ{g}, cmap.Palette(255))
 	h.Min, h.Max = lo, hi
+	h.Rasterized = true // vector cells leave anti-aliasing seams between them
 	p.Add(h)
 
 	bar := plot.New()
@@ -77,5 +78,5 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
 	bar.Y.Min, bar.Y.Max = lo, hi
 
-	return newFigure(p, bar, 1.0/7)
+	return newFigure(p, bar, 1.0/6)
 }
