@@ -7,19 +7,24 @@ import (
 )
 
 // MaxInput is the largest magnitude of an input value that operators accept.
-// It keeps every intermediate quantity of every operator finite.
+// It keeps the intermediate quantities of the operators finite; a value can
+// still overflow where the result itself exceeds the float64 range (a
+// power-sum of inputs above 1 with a large exponent), which Evaluate reports.
 const MaxInput = 1e100
 
 // MaxParam is the largest magnitude of a finite operator parameter.
 const MaxParam = 1e6
 
-// ZeroFloor is the value at which a zero coordinate is evaluated when the
-// partial derivative at zero is unbounded (the power operators with t < 1):
-// Gradient then reports the finite right-hand derivative at ZeroFloor.
+// ZeroFloor is the value at which a zero (or smaller positive) coordinate
+// is evaluated when the partial derivative at zero is unbounded (the power
+// operators with t < 1): Gradient then reports the finite right-hand
+// derivative at ZeroFloor.
 const ZeroFloor = 1e-12
 
-// Errors that name what is wrong with an input. Errors returned by this
-// package wrap one of them, so callers can test with errors.Is.
+// Errors that name what is wrong with an input. Errors returned by Check,
+// Evaluate, the New... constructors, WithParam and the methods of Reward
+// wrap one of them, so callers can test with errors.Is; so do the errors of
+// Parse about a parameter (missing, not a number or outside its domain).
 var (
 	ErrEmpty     = errors.New("no values")
 	ErrNaN       = errors.New("value is NaN")
@@ -104,16 +109,34 @@ type validator interface {
 }
 
 // Evaluate returns op.Value(x), or an error if x is not a valid input for op
-// or if op produced a non-finite value (a user-supplied SumForm may).
+// or if op produced a non-finite value (a user-supplied SumForm may, and a
+// power-sum of large inputs overflows).
 func Evaluate(op Operator, x []float64) (float64, error) {
 	if err := Check(op, x); err != nil {
 		return math.NaN(), fmt.Errorf("aggregators: %v: %w", op, err)
 	}
-	v := op.Value(x)
-	if math.IsNaN(v) {
+	var v float64
+	if s, ok := op.(safeValuer); ok {
+		var err error
+		if v, err = s.safeValue(x); err != nil {
+			return math.NaN(), fmt.Errorf("aggregators: %w", err)
+		}
+	} else {
+		v = op.Value(x)
+	}
+	switch {
+	case math.IsNaN(v):
 		return v, fmt.Errorf("aggregators: %s returned NaN: %w", op, ErrNaN)
+	case math.IsInf(v, 0):
+		return v, fmt.Errorf("aggregators: %s returned %v: %w", op, v, ErrInf)
 	}
 	return v, nil
+}
+
+// safeValuer is implemented by operators whose Value can panic on a valid
+// input (SumForm, when g is not finite): safeValue returns an error instead.
+type safeValuer interface {
+	safeValue(x []float64) (float64, error)
 }
 
 func checkValues(x []float64, d Domain, name string) error {

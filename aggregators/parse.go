@@ -18,7 +18,10 @@ var Families = []string{
 // produces: "min", "mean", "max", "sum", "softmax(2)", "lse(-0.5)",
 // "powersum(3)", "powermean(-inf)", "level(2)" or
 // "blotto(1; 0.5:0.25, 1.5:0.75)". Names are case-insensitive and spaces are
-// ignored. The error names what is wrong with spec.
+// ignored. The error names what is wrong with spec; it wraps ErrParam (or,
+// for a malformed blotto distribution, the error of NewBlottoField) when the
+// parameter is missing, superfluous, not a number or outside the family's
+// domain.
 func Parse(spec string) (Operator, error) {
 	s := strings.ToLower(strings.ReplaceAll(spec, " ", ""))
 	name, arg, hasArg := strings.Cut(s, "(")
@@ -30,7 +33,7 @@ func Parse(spec string) (Operator, error) {
 	}
 	if simple, ok := simpleOperators[name]; ok {
 		if hasArg {
-			return nil, fmt.Errorf("aggregators: operator %q: %s takes no parameter", spec, name)
+			return nil, fmt.Errorf("aggregators: operator %q: %s takes no parameter: %w", spec, name, ErrParam)
 		}
 		return simple, nil
 	}
@@ -42,11 +45,11 @@ func Parse(spec string) (Operator, error) {
 		return nil, fmt.Errorf("aggregators: unknown operator %q (known: %s)", spec, strings.Join(Families, ", "))
 	}
 	if !hasArg {
-		return nil, fmt.Errorf("aggregators: operator %q: %s needs a parameter, as in %s(1)", spec, name, name)
+		return nil, fmt.Errorf("aggregators: operator %q: %s needs a parameter, as in %s(1): %w", spec, name, name, ErrParam)
 	}
 	t, err := strconv.ParseFloat(arg, 64)
 	if err != nil {
-		return nil, fmt.Errorf("aggregators: operator %q: parameter %q is not a number", spec, arg)
+		return nil, fmt.Errorf("aggregators: operator %q: parameter %q is not a number: %w", spec, arg, ErrParam)
 	}
 	op, err := build(t)
 	if err != nil {
@@ -80,11 +83,11 @@ var parametricOperators = map[string]func(float64) (Operator, error){
 func parseBlotto(spec, arg string) (Operator, error) {
 	value, dist, ok := strings.Cut(arg, ";")
 	if !ok {
-		return nil, fmt.Errorf("aggregators: operator %q: want blotto(V; a1:p1, a2:p2, ...)", spec)
+		return nil, fmt.Errorf("aggregators: operator %q: want blotto(V; a1:p1, a2:p2, ...): %w", spec, ErrParam)
 	}
 	v, err := strconv.ParseFloat(value, 64)
 	if err != nil {
-		return nil, fmt.Errorf("aggregators: operator %q: value %q is not a number", spec, value)
+		return nil, fmt.Errorf("aggregators: operator %q: value %q is not a number: %w", spec, value, ErrParam)
 	}
 	var troops, probs []float64
 	for _, pair := range strings.Split(dist, ",") {
@@ -92,7 +95,7 @@ func parseBlotto(spec, arg string) (Operator, error) {
 		av, errA := strconv.ParseFloat(a, 64)
 		pv, errP := strconv.ParseFloat(p, 64)
 		if !ok || errA != nil || errP != nil {
-			return nil, fmt.Errorf("aggregators: operator %q: %q is not troops:probability", spec, pair)
+			return nil, fmt.Errorf("aggregators: operator %q: %q is not troops:probability: %w", spec, pair, ErrParam)
 		}
 		troops, probs = append(troops, av), append(probs, pv)
 	}

@@ -20,7 +20,8 @@ type Reward struct {
 	// Inner holds the task-level aggregators: one per task, or a single
 	// operator used for every task.
 	Inner []Operator
-	// Budget is the largest row sum allowed; 0 means 1 (the unit simplex).
+	// Budget is the largest row sum allowed; 0 means 1 (the unit simplex)
+	// and +Inf means no limit. A NaN or negative Budget is an error.
 	Budget float64
 }
 
@@ -58,8 +59,13 @@ func (r *Reward) InnerFor(j int) Operator {
 // Check returns an error naming what is wrong with the effort matrix a: N or
 // M below 1, a column count that does not match the inner operators, an
 // entry that is NaN, infinite or negative, or a row whose sum exceeds the
-// budget.
+// budget. It also reports a reward that cannot be evaluated: a nil or
+// missing operator, an operator whose parameter is outside its family's
+// domain, or a Budget that is NaN or negative.
 func (r *Reward) Check(a mat.Matrix) error {
+	if err := r.checkOperators(); err != nil {
+		return err
+	}
 	n, m := a.Dims()
 	if n < 1 || m < 1 {
 		return fmt.Errorf("aggregators: effort matrix is %dx%d, need N >= 1 agents and M >= 1 tasks: %w", n, m, ErrDimension)
@@ -86,30 +92,62 @@ func (r *Reward) Check(a mat.Matrix) error {
 	return nil
 }
 
-// Scores returns the task scores T_j(a_j), j = 0, ..., M-1.
+func (r *Reward) checkOperators() error {
+	if r.Outer == nil {
+		return fmt.Errorf("aggregators: reward has no outer operator: %w", ErrParam)
+	}
+	if len(r.Inner) == 0 {
+		return fmt.Errorf("aggregators: reward has no inner operator: %w", ErrDimension)
+	}
+	if v, ok := r.Outer.(validator); ok {
+		if err := v.validate(); err != nil {
+			return fmt.Errorf("aggregators: outer operator %v: %w", r.Outer, err)
+		}
+	}
+	for j, op := range r.Inner {
+		if op == nil {
+			return fmt.Errorf("aggregators: inner operator %d is nil: %w", j, ErrParam)
+		}
+		if v, ok := op.(validator); ok {
+			if err := v.validate(); err != nil {
+				return fmt.Errorf("aggregators: inner operator %d %v: %w", j, op, err)
+			}
+		}
+	}
+	if math.IsNaN(r.Budget) || r.Budget < 0 {
+		return fmt.Errorf("aggregators: budget %v must be non-negative: %w", r.Budget, ErrParam)
+	}
+	return nil
+}
+
+// Scores returns the task scores T_j(a_j), j = 0, ..., M-1. Besides the
+// errors of Check, it reports a score that is not a valid input of the
+// outer operator (negative for a NonNegative U, or not finite).
 func (r *Reward) Scores(a mat.Matrix) ([]float64, error) {
 	if err := r.Check(a); err != nil {
 		return nil, err
 	}
-	return r.scores(a), nil
+	return r.scores(a)
 }
 
-// Value returns R(A).
+// Value returns R(A), or the error of Scores.
 func (r *Reward) Value(a mat.Matrix) (float64, error) {
-	if err := r.Check(a); err != nil {
+	y, err := r.Scores(a)
+	if err != nil {
 		return math.NaN(), err
 	}
-	return r.Outer.Value(r.scores(a)), nil
+	return r.Outer.Value(y), nil
 }
 
 // Gradient returns the N x M matrix of ∂R/∂r_ij = ∂U/∂y_j · ∂T_j/∂x_i,
-// with the subgradient conventions of the operators at non-smooth points.
+// with the subgradient conventions of the operators at non-smooth points,
+// or the error of Scores.
 func (r *Reward) Gradient(a mat.Matrix) (*mat.Dense, error) {
-	if err := r.Check(a); err != nil {
+	y, err := r.Scores(a)
+	if err != nil {
 		return nil, err
 	}
 	n, m := a.Dims()
-	y := r.scores(a)
 	du := r.Outer.Gradient(nil, y)
 	g := mat.NewDense(n, m, nil)
 	col, dt := make([]float64, n), make([]float64, n)
@@ -138,13 +176,13 @@ type ParamGradient struct {
 func (g ParamGradient) InnerShared() float64 { return sumOf(g.Inner) }
 
 // ParamGradient returns the derivatives of R(A) with respect to the
-// parameters of U and of each T_j.
+// parameters of U and of each T_j, or the error of Scores.
 func (r *Reward) ParamGradient(a mat.Matrix) (ParamGradient, error) {
-	if err := r.Check(a); err != nil {
+	y, err := r.Scores(a)
+	if err != nil {
 		return ParamGradient{}, err
 	}
 	n, m := a.Dims()
-	y := r.scores(a)
 	var g ParamGradient
 	if p, ok := r.Outer.(Parametric); ok {
 		g.Outer = p.ParamDerivative(y)
@@ -168,13 +206,26 @@ func (r *Reward) budget() float64 {
 	return r.Budget
 }
 
-func (r *Reward) scores(a mat.Matrix) []float64 {
+func (r *Reward) scores(a mat.Matrix) ([]float64, error) {
 	n, m := a.Dims()
 	y := make([]float64, m)
 	col := make([]float64, n)
 	for j := 0; j < m; j++ {
 		mat.Col(col, j, a)
-		y[j] = r.InnerFor(j).Value(col)
+		op := r.InnerFor(j)
+		if s, ok := op.(safeValuer); ok {
+			v, err := s.safeValue(col)
+			if err != nil {
+				return nil, fmt.Errorf("aggregators: task %d: %w", j, err)
+			}
+			y[j] = v
+		} else {
+			y[j] = op.Value(col)
+		}
+		if err := checkValue(y[j], r.Outer.Domain()); err != nil {
+			return nil, fmt.Errorf("aggregators: score of task %d, %v = %v, is not a valid input of the outer operator %v: %w",
+				j, op, y[j], r.Outer, err)
+		}
 	}
-	return y
+	return y, nil
 }

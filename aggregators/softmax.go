@@ -17,11 +17,16 @@ import (
 //   - n >= 3: strictly Schur-convex for 0 < t <= 1 and strictly
 //     Schur-concave for -1 <= t < 0, by the Schur-Ostrowski condition
 //     (∂_k f - ∂_l f has the sign of x_k - x_l when |t| <= 1 on the box).
-//     For larger |t| the class can fail: at t = 10, x = (1, 0.1, 0) majorizes
-//     y = (1, 0.05, 0.05) yet f(y) > f(x). Schur reports Unknown there.
+//     Neither for |t| > SoftmaxSchurLimit(n) (about 2.37 for n = 3): at
+//     t = 10, x = (1, 0.1, 0) majorizes y = (1, 0.05, 0.05) yet f(y) > f(x).
+//     In between, schur.Check finds no counterexample, but no proof is
+//     known; Schur reports Unknown there.
 //
-// Softmax is strictly increasing on the box only for |t| <= 1: its partial
-// derivative w_k (1 + t (x_k - f)) is negative when t (f - x_k) > 1.
+// Softmax is strictly increasing on the box only for
+// |t| <= SoftmaxMonotoneLimit(n) (about 1.28 for n = 2): its partial
+// derivative w_k (1 + t (x_k - f)) is negative when t (f - x_k) > 1. The
+// paper's generalised aggregators are non-decreasing, so a softmax U or T
+// with larger |t| lies outside the scope of its theorems.
 type Softmax struct {
 	T float64 // the temperature t; any real value or ±Inf
 }
@@ -93,6 +98,8 @@ func (op Softmax) Schur(n int) SchurClass {
 		return Max{}.Schur(n)
 	case math.IsInf(t, -1):
 		return Min{}.Schur(n)
+	case n >= 3 && math.Abs(t) > SoftmaxSchurLimit(n):
+		return Neither
 	case n >= 3 && math.Abs(t) > 1:
 		return Unknown
 	case t > 0:
@@ -101,8 +108,59 @@ func (op Softmax) Schur(n int) SchurClass {
 	return StrictlyConcave
 }
 
-// StrictlyIncreasing reports whether |t| <= 1 (or n = 1).
-func (op Softmax) StrictlyIncreasing(n int) bool { return n == 1 || math.Abs(op.T) <= 1 }
+// StrictlyIncreasing reports whether softmax is strictly increasing in
+// every coordinate on [0,1]^n: for n = 1, and otherwise for
+// |t| <= SoftmaxMonotoneLimit(n).
+func (op Softmax) StrictlyIncreasing(n int) bool {
+	return n == 1 || math.Abs(op.T) <= SoftmaxMonotoneLimit(n)
+}
+
+// SoftmaxSchurLimit returns, for n >= 3, the temperature t*(n) above which
+// the softmax aggregator is neither Schur-convex nor Schur-concave on
+// [0,1]^n: the root of (t-2) e^t = 4/(n-2), about 2.373 for n = 3, 2.218
+// for n = 4, and decreasing to 2 as n grows. For t > t*(n) the
+// Schur-Ostrowski condition fails at the points where two coordinates tie
+// near 0 and the others are 1, since there ∂_k f - ∂_l f has the sign of
+// (x_k - x_l)(2 - t f) and t f > 2; the same holds for t < -t*(n) by the
+// reflection f_{-t}(x) = 1 - f_t(1-x). It returns +Inf for n <= 2, where
+// the class holds for every t.
+func SoftmaxSchurLimit(n int) float64 {
+	if n <= 2 {
+		return math.Inf(1)
+	}
+	rhs := 4 / float64(n-2)
+	return bisect(func(t float64) float64 { return (t-2)*math.Exp(t) - rhs }, 2, 3)
+}
+
+// SoftmaxMonotoneLimit returns, for n >= 2, the largest |t| for which the
+// softmax aggregator is non-decreasing in every coordinate on [0,1]^n: the
+// root of (t-1) e^t = 1/(n-1), about 1.278 for n = 2 and 1.157 for n = 3.
+// The partial derivative w_k (1 + t (x_k - f)) is most negative at x_k = 0
+// with every other coordinate at 1, where it vanishes exactly at this t.
+// It returns +Inf for n <= 1.
+func SoftmaxMonotoneLimit(n int) float64 {
+	if n <= 1 {
+		return math.Inf(1)
+	}
+	rhs := 1 / float64(n-1)
+	return bisect(func(t float64) float64 { return (t-1)*math.Exp(t) - rhs }, 1, 2)
+}
+
+// bisect returns the root of the increasing function f in [lo, hi], where
+// f(lo) <= 0 <= f(hi), to full float64 precision.
+func bisect(f func(float64) float64, lo, hi float64) float64 {
+	for {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			return mid
+		}
+		if f(mid) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+}
 
 // Domain returns Real.
 func (Softmax) Domain() Domain { return Real }
@@ -114,13 +172,19 @@ func (op Softmax) String() string { return fmt.Sprintf("softmax(%s)", formatPara
 // max as t -> +Inf and to min as t -> -Inf; T = ±Inf gives those limits.
 // It is strictly Schur-convex for t > 0 and strictly Schur-concave for
 // t < 0, and strictly increasing for finite t. As t -> 0 it diverges like
-// ln(n)/t.
+// ln(n)/t, and its t-derivative like -ln(n)/t²; so that both stay finite,
+// |t| must be at least 1e-100.
 type LogSumExp struct {
-	T float64 // the temperature t != 0; ±Inf allowed
+	T float64 // the temperature t, 1e-100 <= |t| <= MaxParam; ±Inf allowed
 }
 
-// NewLogSumExp returns LSE_t, or an error wrapping ErrParam if t is 0, NaN
-// or a finite value above MaxParam in magnitude.
+// minLSEParam is the smallest magnitude of the LogSumExp parameter: below
+// it ln(n)/t² overflows.
+const minLSEParam = 1e-100
+
+// NewLogSumExp returns LSE_t, or an error wrapping ErrParam if t is NaN, of
+// magnitude below 1e-100 (0 included) or a finite value above MaxParam in
+// magnitude.
 func NewLogSumExp(t float64) (LogSumExp, error) {
 	op := LogSumExp{T: t}
 	return op, op.validate()
@@ -129,6 +193,9 @@ func NewLogSumExp(t float64) (LogSumExp, error) {
 func (op LogSumExp) validate() error {
 	if op.T == 0 {
 		return fmt.Errorf("lse parameter must not be 0: %w", ErrParam)
+	}
+	if math.Abs(op.T) < minLSEParam {
+		return fmt.Errorf("lse parameter %g has magnitude below %g: %w", op.T, minLSEParam, ErrParam)
 	}
 	return checkParam("lse", op.T, true)
 }

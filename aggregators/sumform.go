@@ -12,7 +12,8 @@ import (
 //
 // SumForm cannot know the curvature of g: Schur returns the Class field as
 // declared (Unknown by default), and schur.CheckSumForm tests the convexity
-// of g numerically. Value panics if g returns NaN or ±Inf.
+// of g numerically. Value panics if g returns NaN or ±Inf, and so does
+// Gradient without DG; Evaluate and Reward report it as an error.
 type SumForm struct {
 	Name string                // shown by String
 	G    func(float64) float64 // the summand g
@@ -35,7 +36,8 @@ func (op SumForm) Value(x []float64) float64 {
 }
 
 // Gradient returns g'(x_i), from DG or from a central difference of g with
-// step 1e-6 max(1, |x_i|).
+// step h = 1e-6 max(1, |x_i|); for a NonNegative domain and x_i < h, a
+// forward difference, so that g is not evaluated below 0.
 func (op SumForm) Gradient(dst, x []float64) []float64 {
 	mustCheck(op, x)
 	dst = gradientDst(dst, x)
@@ -75,6 +77,23 @@ func (op SumForm) g(v float64) float64 {
 		panic(fmt.Sprintf("aggregators: %v: g(%v) = %v", op, v, y))
 	}
 	return y
+}
+
+// safeValue is Value for a checked x, with an error wrapping ErrNaN or
+// ErrInf instead of a panic when g is not finite.
+func (op SumForm) safeValue(x []float64) (float64, error) {
+	s := 0.0
+	for i, v := range x {
+		y := op.G(v)
+		switch {
+		case math.IsNaN(y):
+			return math.NaN(), fmt.Errorf("%v: g(x[%d] = %v) = %v: %w", op, i, v, y, ErrNaN)
+		case math.IsInf(y, 0):
+			return math.NaN(), fmt.Errorf("%v: g(x[%d] = %v) = %v: %w", op, i, v, y, ErrInf)
+		}
+		s += y
+	}
+	return s, nil
 }
 
 func (op SumForm) derivative(v float64) float64 {

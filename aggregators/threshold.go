@@ -3,6 +3,7 @@ package aggregators
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -55,7 +56,7 @@ func (op BlottoField) validate() error {
 // Value returns V * P[sum(x) > a].
 func (op BlottoField) Value(x []float64) float64 {
 	mustCheck(op, x)
-	return op.V * op.winProbability(sumOf(x))
+	return op.V * op.winProbability(symmetricSum(x))
 }
 
 // Gradient returns the zero vector.
@@ -70,7 +71,7 @@ func (op BlottoField) Param() float64 { return op.V }
 // ParamDerivative returns P[sum(x) > a], the derivative with respect to V.
 func (op BlottoField) ParamDerivative(x []float64) float64 {
 	mustCheck(op, x)
-	return op.winProbability(sumOf(x))
+	return op.winProbability(symmetricSum(x))
 }
 
 // WithParam returns the battlefield with value v against the same adversary.
@@ -135,7 +136,7 @@ func (op LevelThreshold) validate() error {
 // Value returns L if sum(x) >= L and 0 otherwise.
 func (op LevelThreshold) Value(x []float64) float64 {
 	mustCheck(op, x)
-	if sumOf(x) >= op.L {
+	if symmetricSum(x) >= op.L {
 		return op.L
 	}
 	return 0
@@ -158,3 +159,13 @@ func (LevelThreshold) Domain() Domain { return NonNegative }
 
 // String returns "level(L)".
 func (op LevelThreshold) String() string { return fmt.Sprintf("level(%v)", op.L) }
+
+// symmetricSum returns the sum of x added in ascending order, so that every
+// permutation of x gives the same floating-point sum. The threshold
+// operators compare the sum with a level; summing in input order would make
+// (0.1, 0.2, 0.7) reach 1 and (0.7, 0.2, 0.1) fall short of it.
+func symmetricSum(x []float64) float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	return sumOf(s)
+}

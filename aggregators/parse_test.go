@@ -1,0 +1,155 @@
+package aggregators
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseStringRoundTrip(t *testing.T) {
+	inf := math.Inf(1)
+	var ops []Operator
+	ops = append(ops, Min{}, Max{}, Mean{}, Sum{}, LevelThreshold{L: 2}, LevelThreshold{L: 0.125})
+	for _, t := range append(realParams, inf, -inf, 1e-7, -1e-300, 1.0/3, MaxParam, -MaxParam, math.Copysign(0, -1)) {
+		ops = append(ops, Softmax{T: t}, PowerMean{T: t})
+		if math.Abs(t) >= minLSEParam {
+			ops = append(ops, LogSumExp{T: t})
+		}
+		if t > 0 && !math.IsInf(t, 0) {
+			ops = append(ops, PowerSum{T: t})
+		}
+	}
+	b1 := exampleBlotto()
+	b2, err := NewBlottoField(1e-3, []float64{-1, 1.0 / 3, 1e50}, []float64{0.1, 0.7, 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b3, err := NewBlottoField(0, []float64{0.5}, []float64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops = append(ops, b1, b2, b3)
+	for _, op := range ops {
+		spec := op.String()
+		got, err := Parse(spec)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", spec, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, op) {
+			t.Errorf("Parse(%q) = %#v, want %#v", spec, got, op)
+		}
+		if got.String() != spec {
+			t.Errorf("Parse(%q).String() = %q", spec, got.String())
+		}
+		// Case and spaces do not matter.
+		if got2, err := Parse(" " + strings.ToUpper(strings.ReplaceAll(spec, "(", " ( ")) + " "); err != nil || !reflect.DeepEqual(got2, op) {
+			t.Errorf("Parse(upper-case, spaced %q) = %v, %v", spec, got2, err)
+		}
+		if MustParse(spec).String() != spec {
+			t.Errorf("MustParse(%q)", spec)
+		}
+	}
+	// The parameter survives exactly, sign of zero included.
+	if op := MustParse("softmax(-0)").(Softmax); !math.Signbit(op.T) {
+		t.Errorf("softmax(-0) lost the sign of zero: %v", op.T)
+	}
+}
+
+// TestParseExamples checks the specifications shown in the documentation
+// and every entry of Families.
+func TestParseExamples(t *testing.T) {
+	b, err := NewBlottoField(1, []float64{0.5, 1.5}, []float64{0.25, 0.75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Operator{
+		"min": Min{}, "mean": Mean{}, "max": Max{}, "sum": Sum{},
+		"softmax(2)": Softmax{T: 2}, "lse(-0.5)": LogSumExp{T: -0.5}, "powersum(3)": PowerSum{T: 3},
+		"powermean(-inf)": PowerMean{T: math.Inf(-1)}, "level(2)": LevelThreshold{L: 2},
+		"blotto(1; 0.5:0.25, 1.5:0.75)": b,
+		"SoftMax(+Inf)":                 Softmax{T: math.Inf(1)},
+		"powermean(1e-3)":               PowerMean{T: 1e-3},
+		"lse(-INFINITY)":                LogSumExp{T: math.Inf(-1)},
+	}
+	for spec, op := range want {
+		got, err := Parse(spec)
+		if err != nil || !reflect.DeepEqual(got, op) {
+			t.Errorf("Parse(%q) = %#v, %v; want %#v", spec, got, err, op)
+		}
+	}
+	args := map[string]string{"(t)": "(2)", "(L)": "(1)", "(V; a1:p1, a2:p2, ...)": "(1; 0.5:0.25, 1.5:0.75)"}
+	for _, family := range Families {
+		spec := family
+		for from, to := range args {
+			spec = strings.Replace(spec, from, to, 1)
+		}
+		if _, err := Parse(spec); err != nil {
+			t.Errorf("Families entry %q: Parse(%q): %v", family, spec, err)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		spec    string
+		param   bool   // the error wraps ErrParam
+		mention string // a substring of the message
+	}{
+		{"", false, "unknown operator"},
+		{"median", false, "unknown operator"},
+		{"softmax", true, "needs a parameter"},
+		{"powermean", true, "needs a parameter"},
+		{"softmax()", true, "not a number"},
+		{"softmax(x)", true, "not a number"},
+		{"softmax(1,2)", true, "not a number"},
+		{"softmax(1", false, "closing parenthesis"},
+		{"min(1)", true, "takes no parameter"},
+		{"max()", true, "takes no parameter"},
+		{"powersum(0)", true, "positive"},
+		{"powersum(-1)", true, "positive"},
+		{"powersum(inf)", true, "infinite"},
+		{"lse(0)", true, "must not be 0"},
+		{"lse(1e-200)", true, "below"},
+		{"softmax(nan)", true, "NaN"},
+		{"powermean(2e6)", true, "above"},
+		{"level(0)", true, "level"},
+		{"level(-inf)", true, "level"},
+		{"blotto", true, "want blotto"},
+		{"blotto(1)", true, "want blotto"},
+		{"blotto(1;)", true, "troops:probability"},
+		{"blotto(1; 0.5)", true, "troops:probability"},
+		{"blotto(1; 0.5:x)", true, "troops:probability"},
+		{"blotto(x; 0.5:1)", true, "value"},
+		{"blotto(-1; 0.5:1)", true, "non-negative"},
+		{"blotto(1; 0.5:0.5)", true, "sum to"},
+		{"blotto(1; 0.5:0.5, 1:0.5,)", true, "troops:probability"},
+	}
+	for _, tc := range tests {
+		op, err := Parse(tc.spec)
+		if err == nil {
+			t.Errorf("Parse(%q) = %v, want an error", tc.spec, op)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "aggregators: ") || !strings.Contains(msg, tc.mention) || !strings.Contains(msg, "\""+tc.spec+"\"") {
+			t.Errorf("Parse(%q): error %q should start with \"aggregators: \", quote the spec and mention %q", tc.spec, msg, tc.mention)
+		}
+		if got := errors.Is(err, ErrParam); got != tc.param {
+			t.Errorf("Parse(%q): errors.Is(err, ErrParam) = %v, want %v (%v)", tc.spec, got, tc.param, err)
+		}
+		if msg, ok := panicMessage(func() { MustParse(tc.spec) }); !ok || msg != err.Error() {
+			t.Errorf("MustParse(%q) panicked %v with %q, want %q", tc.spec, ok, msg, err)
+		}
+	}
+	// Spaces are ignored everywhere, even inside a name.
+	if op, err := Parse("soft max ( 1 )"); err != nil || op != (Softmax{T: 1}) {
+		t.Errorf("Parse(\"soft max ( 1 )\") = %v, %v", op, err)
+	}
+	// A malformed distribution reports the sentinel of NewBlottoField.
+	if _, err := Parse("blotto(1; 0.5:-0.5, 1:1.5)"); !errors.Is(err, ErrNegative) {
+		t.Errorf("negative probability: %v", err)
+	}
+}
