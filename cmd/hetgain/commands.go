@@ -1,0 +1,268 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hetgain/hetgain/aggregators"
+	"github.com/hetgain/hetgain/gain"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitError       = 1   // the command failed
+	exitUsage       = 2   // bad command line
+	exitInterrupted = 130 // stopped by SIGINT or SIGTERM (128 + SIGINT)
+)
+
+// command is a sub-command: its help and how to run it. To add one, write
+// a file with its command value and list it in commandTable.
+type command struct {
+	name     string
+	summary  string // one line, for the list of commands
+	synopsis string // after "hetgain name", e.g. "[flags]"
+	about    string // paragraphs of the complete help
+	examples []example
+	// setup defines the command's flags on fs and returns the function
+	// that runs the command once fs has parsed the arguments.
+	setup func(fs *flag.FlagSet) func(a *app, fs *flag.FlagSet) error
+}
+
+// example is a command line with what it does.
+type example struct{ line, note string }
+
+// commandTable lists the sub-commands in the order of the help. Later:
+// train, reproduce, hetgps, simulate.
+var commandTable []*command
+
+func init() {
+	commandTable = []*command{gainsCommand, sweepCommand, predictCommand, helpCommand}
+}
+
+func lookup(name string) *command {
+	for _, c := range commandTable {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// app is one invocation of hetgain: where it writes, what stops it, and
+// the hooks that tests replace.
+type app struct {
+	ctx    context.Context // cancelled by SIGINT/SIGTERM
+	stdout io.Writer
+	stderr io.Writer
+	// solve computes one cell of a sweep; nil means gain.Numerical.
+	solve gain.SolveFunc
+	// now is the clock of the progress line.
+	now func() time.Time
+	// terminal reports whether stderr is a terminal (progress in place).
+	terminal bool
+}
+
+func newApp(ctx context.Context, stdout, stderr io.Writer) *app {
+	return &app{ctx: ctx, stdout: stdout, stderr: stderr, now: time.Now, terminal: isTerminal(stderr)}
+}
+
+// run runs hetgain with the command-line arguments args (without the
+// program name) and returns the exit code. It is main without the process:
+// tests call it in-process.
+func run(args []string, stdout, stderr io.Writer) int {
+	return newApp(context.Background(), stdout, stderr).run(args)
+}
+
+func (a *app) run(args []string) int {
+	if len(args) == 0 {
+		a.printMainHelp(a.stderr)
+		return exitUsage
+	}
+	switch name := args[0]; name {
+	case "-h", "-help", "--help", "help":
+		if name == "help" && len(args) > 1 {
+			return a.runCommand(helpCommand, args[1:])
+		}
+		a.printMainHelp(a.stdout)
+		return exitOK
+	default:
+		c := lookup(name)
+		if c == nil {
+			if strings.HasPrefix(name, "-") {
+				fmt.Fprintf(a.stderr, "hetgain: flag %s before the command: flags follow the command, as in 'hetgain gains -n 2'\n", name)
+			} else {
+				fmt.Fprintf(a.stderr, "hetgain: unknown command %q (commands: %s)\n", name, commandNames())
+			}
+			fmt.Fprintln(a.stderr, "Run 'hetgain -h' for usage.")
+			return exitUsage
+		}
+		return a.runCommand(c, args[1:])
+	}
+}
+
+// usageError is an error in the command line: exit code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...interface{}) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// errInterrupted reports a command stopped by a signal; the command has
+// already said what it kept.
+var errInterrupted = errors.New("interrupted")
+
+func (a *app) runCommand(c *command, args []string) int {
+	fs := newFlagSet(c)
+	runner := c.setup(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			a.printCommandHelp(a.stdout, c)
+			return exitOK
+		}
+		return a.fail(c, &usageError{err.Error()})
+	}
+	return a.fail(c, runner(a, fs))
+}
+
+// fail prints err, if any, and returns the exit code for it.
+func (a *app) fail(c *command, err error) int {
+	var ue *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errInterrupted):
+		return exitInterrupted
+	case errors.As(err, &ue):
+		fmt.Fprintf(a.stderr, "hetgain %s: %s\nRun 'hetgain help %s' for usage.\n", c.name, ue.msg, c.name)
+		return exitUsage
+	}
+	fmt.Fprintf(a.stderr, "hetgain %s: %v\n", c.name, err)
+	return exitError
+}
+
+func newFlagSet(c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet("hetgain "+c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // runCommand reports errors and prints help
+	fs.Usage = func() {}
+	return fs
+}
+
+// noArgs returns a usage error if fs has arguments left after the flags.
+func noArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q (flags start with -)", fs.Arg(0))
+	}
+	return nil
+}
+
+func commandNames() string {
+	names := make([]string, len(commandTable))
+	for i, c := range commandTable {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
+func (a *app) printMainHelp(w io.Writer) {
+	var b strings.Builder
+	b.WriteString(`hetgain computes heterogeneity gains ΔR = R_het − R_hom of team rewards
+R(A) = U(T(a_1), ..., T(a_M)): N agents split a unit budget of effort over
+M tasks, T aggregates each task's efforts and U the task scores (the paper
+"When is diversity rewarded?").
+
+Usage:
+  hetgain <command> [flags]
+  hetgain help <command>
+
+Commands:
+`)
+	for _, c := range commandTable {
+		fmt.Fprintf(&b, "  %-8s  %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nExamples:\n")
+	for _, c := range commandTable {
+		if len(c.examples) > 0 && c.name != "help" {
+			writeExample(&b, c.examples[0])
+		}
+	}
+	fmt.Fprintf(&b, `
+Run 'hetgain help <command>' or 'hetgain <command> -h' for a command's
+flags and more examples.
+
+Operators: %s.
+Exit status: 0 done, 1 error, 2 bad command line, 130 interrupted.
+`, strings.Join(aggregators.Families, ", "))
+	io.WriteString(w, b.String())
+}
+
+func (a *app) printCommandHelp(w io.Writer, c *command) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage: hetgain %s %s\n\n%s\n", c.name, c.synopsis, strings.TrimSpace(c.about))
+	fs := newFlagSet(c)
+	c.setup(fs)
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		b.WriteString("\nFlags:\n")
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+	}
+	if len(c.examples) > 0 {
+		b.WriteString("\nExamples:\n")
+		for _, e := range c.examples {
+			writeExample(&b, e)
+		}
+	}
+	io.WriteString(w, b.String())
+}
+
+func writeExample(b *strings.Builder, e example) {
+	fmt.Fprintf(b, "  %s\n", e.line)
+	if e.note != "" {
+		fmt.Fprintf(b, "      %s\n", e.note)
+	}
+}
+
+var helpCommand = &command{
+	name:     "help",
+	summary:  "show the help of a command",
+	synopsis: "[command]",
+	about:    "Help prints the complete help of a command: its flags and examples.",
+	examples: []example{{"hetgain help sweep", ""}},
+	setup: func(fs *flag.FlagSet) func(a *app, fs *flag.FlagSet) error {
+		return func(a *app, fs *flag.FlagSet) error {
+			switch fs.NArg() {
+			case 0:
+				a.printMainHelp(a.stdout)
+				return nil
+			case 1:
+				c := lookup(fs.Arg(0))
+				if c == nil {
+					return usagef("unknown command %q (commands: %s)", fs.Arg(0), commandNames())
+				}
+				a.printCommandHelp(a.stdout, c)
+				return nil
+			}
+			return usagef("help takes one command name, got %d arguments", fs.NArg())
+		}
+	},
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hetgain/hetgain/aggregators"
+	"github.com/hetgain/hetgain/gain"
+)
+
+// intList is a flag holding positive integers: "2,3,5" or a range "2-5".
+type intList []int
+
+func (l *intList) String() string {
+	if l == nil {
+		return ""
+	}
+	s := make([]string, len(*l))
+	for i, v := range *l {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *intList) Set(s string) error {
+	var vals []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number", lo)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil {
+				return fmt.Errorf("%q is not a whole number", hi)
+			}
+		}
+		if a < 1 || b < a {
+			return fmt.Errorf("%q: want numbers >= 1 and ranges lo-hi with lo <= hi", part)
+		}
+		if b-a > 10000 {
+			return fmt.Errorf("range %q is too long", part)
+		}
+		for v := a; v <= b; v++ {
+			vals = append(vals, v)
+		}
+	}
+	*l = vals
+	return nil
+}
+
+// operatorList is a flag holding operator specifications, comma-separated
+// (commas inside parentheses belong to the operator) or repeated.
+type operatorList struct {
+	ops []aggregators.Operator
+	set bool
+}
+
+func (l *operatorList) String() string {
+	if l == nil {
+		return ""
+	}
+	s := make([]string, len(l.ops))
+	for i, op := range l.ops {
+		s[i] = op.String()
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *operatorList) Set(s string) error {
+	if !l.set {
+		l.ops, l.set = nil, true // the first use replaces the default
+	}
+	for _, spec := range splitTop(s, ',') {
+		op, err := parseOperator(spec)
+		if err != nil {
+			return err
+		}
+		l.ops = append(l.ops, op)
+	}
+	return nil
+}
+
+// pairList is a flag holding U/T pairs: "min/max,softmax(2)/powersum(3)".
+type pairList struct {
+	pairs [][2]aggregators.Operator
+}
+
+func (l *pairList) String() string {
+	if l == nil {
+		return ""
+	}
+	s := make([]string, len(l.pairs))
+	for i, p := range l.pairs {
+		s[i] = p[0].String() + "/" + p[1].String()
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *pairList) Set(s string) error {
+	for _, pair := range splitTop(s, ',') {
+		parts := splitTop(pair, '/')
+		if len(parts) != 2 {
+			return fmt.Errorf("%q is not a pair U/T, as in min/max", pair)
+		}
+		u, err := parseOperator(parts[0])
+		if err != nil {
+			return err
+		}
+		t, err := parseOperator(parts[1])
+		if err != nil {
+			return err
+		}
+		l.pairs = append(l.pairs, [2]aggregators.Operator{u, t})
+	}
+	return nil
+}
+
+// parseOperator is aggregators.Parse with the package prefix dropped from
+// the error, which the flag package prefixes with the flag.
+func parseOperator(spec string) (aggregators.Operator, error) {
+	op, err := aggregators.Parse(strings.TrimSpace(spec))
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "aggregators: "))
+	}
+	return op, nil
+}
+
+// splitTop splits s at every sep outside parentheses and trims the parts;
+// it returns no parts for an empty s.
+func splitTop(s string, sep rune) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')':
+			depth--
+		case r == sep && depth == 0:
+			parts = append(parts, strings.TrimSpace(s[start:i]))
+			start = i + len(string(r))
+		}
+	}
+	if last := strings.TrimSpace(s[start:]); last != "" || len(parts) > 0 {
+		parts = append(parts, last)
+	}
+	return parts
+}
+
+// choice is a flag whose value is one of a fixed set of words.
+type choice struct {
+	value   string
+	choices []string
+}
+
+func newChoice(value string, choices ...string) *choice { return &choice{value, choices} }
+
+func (c *choice) String() string {
+	if c == nil {
+		return ""
+	}
+	return c.value
+}
+
+func (c *choice) Set(s string) error {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, v := range c.choices {
+		if s == v {
+			c.value = s
+			return nil
+		}
+	}
+	return fmt.Errorf("want one of %s", strings.Join(c.choices, ", "))
+}
+
+// kinds returns the allocation kinds a -kind value names.
+func kinds(v string) []gain.Allocation {
+	switch v {
+	case "continuous":
+		return []gain.Allocation{gain.Continuous}
+	case "discrete":
+		return []gain.Allocation{gain.Discrete}
+	}
+	return []gain.Allocation{gain.Continuous, gain.Discrete}
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"github.com/hetgain/hetgain/aggregators"
+	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/tables"
+)
+
+var gainsCommand = &command{
+	name:     "gains",
+	summary:  "table of R_het, R_hom and ΔR for pairs U/T, numbers of agents N and tasks M",
+	synopsis: "[-n N,...] [-m M,...] [-u U,...] [-t T,...] [-pairs U/T,...] [flags]",
+	about: `
+Gains prints the optimal heterogeneous and homogeneous rewards R_het and
+R_hom, and the heterogeneity gain ΔR = R_het − R_hom, of the reward
+R = U∘T for every pair (U, T), every N in -n, every M in -m and every kind
+of allocation in -kind (continuous: each agent splits its unit budget over
+the tasks; discrete: each agent works on one task).
+
+The pairs are every U in -u with every T in -t (each defaults to min, mean
+and max: the nine pairs of the paper's table), or the list -pairs.
+Operators are written as in "softmax(2)", "powersum(0.5)" or "min"; put a
+specification with parentheses in quotes for the shell.
+
+-method closed gives the closed forms (U and T in {min, mean, max} only);
+-method numerical the numerical optimiser's results; -method both (the
+default) gives the numerical result beside the closed form and their
+difference, with ClosedForm NaN for pairs that have none. Allocations that
+attain the optima are printed compactly, as [[1 0][0 1]].
+
+Floats are printed at full precision in every format.`,
+	examples: []example{
+		{"hetgain gains -n 2,3 -m 2", "the nine {min, mean, max} pairs, both kinds, closed form and numerical"},
+		{"hetgain gains -u 'softmax(2)' -t 'powersum(3)' -n 3 -m 3 -kind continuous", "one pair without a closed form: numerical only"},
+		{"hetgain gains -pairs 'min/max,mean/max' -n 2-4 -m 2 -method closed -format markdown", ""},
+		{"hetgain gains -n 4 -m 4 -format csv -o gains.csv -seed 7 -restarts 20", ""},
+	},
+	setup: setupGains,
+}
+
+// optimiserFlags are the flags that set gain.Options.
+type optimiserFlags struct {
+	seed     *int64
+	restarts *int
+	tol      *float64
+}
+
+func addOptimiserFlags(fs *flag.FlagSet) optimiserFlags {
+	return optimiserFlags{
+		seed:     fs.Int64("seed", 1, "seed of the numerical optimiser's random starts"),
+		restarts: fs.Int("restarts", 0, "random restarts of the numerical optimiser (0: its default)"),
+		tol:      fs.Float64("tol", 0, "convergence tolerance of the numerical optimiser (0: its default)"),
+	}
+}
+
+func (f optimiserFlags) options() (gain.Options, error) {
+	if *f.restarts < 0 {
+		return gain.Options{}, usagef("-restarts %d: want >= 0", *f.restarts)
+	}
+	if !(*f.tol >= 0) {
+		return gain.Options{}, usagef("-tol %v: want >= 0", *f.tol)
+	}
+	return gain.Options{Seed: *f.seed, Restarts: *f.restarts, Tol: *f.tol}, nil
+}
+
+func setupGains(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
+	ns, ms := intList{2}, intList{2}
+	fs.Var(&ns, "n", "numbers of agents `N`: a list 2,3,5 or a range 2-5")
+	fs.Var(&ms, "m", "numbers of tasks `M`: a list or a range")
+	var us, ts operatorList
+	fs.Var(&us, "u", "outer aggregators `U`, comma-separated or repeated (default min,mean,max)")
+	fs.Var(&ts, "t", "task aggregators `T`, comma-separated or repeated (default min,mean,max)")
+	var pairs pairList
+	fs.Var(&pairs, "pairs", "`U/T` pairs instead of -u and -t, as in 'min/max,softmax(2)/powersum(3)'")
+	kind := newChoice("both", "continuous", "discrete", "both")
+	fs.Var(kind, "kind", "`KIND` of allocation: continuous, discrete or both")
+	method := newChoice("both", "closed", "numerical", "both")
+	fs.Var(method, "method", "`METHOD`: closed, numerical or both")
+	format := newChoice("text", "text", "csv", "markdown")
+	fs.Var(format, "format", "output `FORMAT`: text, csv or markdown")
+	out := fs.String("o", "", "write the table to `FILE` instead of standard output")
+	opt := addOptimiserFlags(fs)
+
+	return func(a *app, fs *flag.FlagSet) error {
+		if err := noArgs(fs); err != nil {
+			return err
+		}
+		if len(pairs.pairs) > 0 && (us.set || ts.set) {
+			return usagef("-pairs cannot be combined with -u or -t")
+		}
+		opts, err := opt.options()
+		if err != nil {
+			return err
+		}
+		ps := pairs.pairs
+		if len(ps) == 0 {
+			ps = crossPairs(us.ops, ts.ops)
+		}
+		var df dataframe.DataFrame
+		if method.value == "closed" {
+			df, err = closedTable(ns, ms, ps, kinds(kind.value))
+		} else {
+			df, err = a.numericalTable(ns, ms, ps, kinds(kind.value), &opts)
+			if err == nil && method.value == "numerical" {
+				df = df.Select([]string{"U", "T", "N", "M", "Allocation", "RHet", "RHom", "Numerical", "HetAlloc", "HomRow"}).
+					Rename("Gain", "Numerical")
+			}
+		}
+		if err != nil {
+			return err
+		}
+		return writeTable(a, df, format.value, *out)
+	}
+}
+
+// crossPairs returns every U in us with every T in ts; an empty list means
+// min, mean and max.
+func crossPairs(us, ts []aggregators.Operator) [][2]aggregators.Operator {
+	extremes := []aggregators.Operator{aggregators.Min{}, aggregators.Mean{}, aggregators.Max{}}
+	if len(us) == 0 {
+		us = extremes
+	}
+	if len(ts) == 0 {
+		ts = extremes
+	}
+	var pairs [][2]aggregators.Operator
+	for _, u := range us {
+		for _, t := range ts {
+			pairs = append(pairs, [2]aggregators.Operator{u, t})
+		}
+	}
+	return pairs
+}
+
+// numericalTable runs gain.NumericalTable, returning early (with
+// errInterrupted) if the app's context is cancelled.
+func (a *app) numericalTable(ns, ms []int, pairs [][2]aggregators.Operator, kinds []gain.Allocation, opts *gain.Options) (dataframe.DataFrame, error) {
+	type result struct {
+		df  dataframe.DataFrame
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		df, err := gain.NumericalTable(ns, ms, pairs, kinds, opts)
+		done <- result{df, err}
+	}()
+	select {
+	case r := <-done:
+		return r.df, r.err
+	case <-a.ctx.Done():
+		fmt.Fprintln(a.stderr, "hetgain gains: interrupted; no table written")
+		return dataframe.DataFrame{}, errInterrupted
+	}
+}
+
+// closedTable returns the closed forms of gain.ClosedForm, in the order of
+// gain.NumericalTable.
+func closedTable(ns, ms []int, pairs [][2]aggregators.Operator, kinds []gain.Allocation) (dataframe.DataFrame, error) {
+	var us, ts, kindNames, hetAllocs, homRows []string
+	var nCol, mCol []int
+	var het, hom, delta []float64
+	for _, kind := range kinds {
+		for _, p := range pairs {
+			for _, n := range ns {
+				for _, m := range ms {
+					g, err := gain.ClosedForm(p[0], p[1], n, m, kind)
+					if errors.Is(err, gain.ErrOperator) {
+						return dataframe.DataFrame{}, usagef("no closed form for U = %v, T = %v (closed forms need U and T in {min, mean, max}): use -method numerical or both", p[0], p[1])
+					}
+					if err != nil {
+						return dataframe.DataFrame{}, err
+					}
+					us, ts, kindNames = append(us, p[0].String()), append(ts, p[1].String()), append(kindNames, kind.String())
+					nCol, mCol = append(nCol, n), append(mCol, m)
+					het, hom, delta = append(het, g.Het), append(hom, g.Hom), append(delta, g.Delta)
+					hetAllocs, homRows = append(hetAllocs, gain.FormatAllocation(g.HetAlloc)), append(homRows, gain.FormatAllocation(g.HomRow))
+				}
+			}
+		}
+	}
+	return dataframe.New(
+		series.New(us, series.String, "U"),
+		series.New(ts, series.String, "T"),
+		series.New(nCol, series.Int, "N"),
+		series.New(mCol, series.Int, "M"),
+		series.New(kindNames, series.String, "Allocation"),
+		series.New(het, series.Float, "RHet"),
+		series.New(hom, series.Float, "RHom"),
+		series.New(delta, series.Float, "Gain"),
+		series.New(hetAllocs, series.String, "HetAlloc"),
+		series.New(homRows, series.String, "HomRow"),
+	), nil
+}
+
+// writeTable writes df in the format to path, or to standard output if
+// path is empty.
+func writeTable(a *app, df dataframe.DataFrame, format, path string) (err error) {
+	var w io.Writer = a.stdout
+	if path != "" {
+		f, cerr := os.Create(path)
+		if cerr != nil {
+			return cerr
+		}
+		defer func() {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}()
+		w = f
+	}
+	switch format {
+	case "csv":
+		return tables.WriteCSV(w, df)
+	case "markdown":
+		return tables.WriteMarkdown(w, df)
+	}
+	return tables.WriteText(w, df)
+}

@@ -1,0 +1,342 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hetgain/hetgain/aggregators"
+	"github.com/hetgain/hetgain/gain"
+)
+
+// runArgs runs hetgain in-process and returns its exit code and output.
+func runArgs(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestMainHelp(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
+		code, out, errOut := runArgs(args...)
+		if code != exitOK || errOut != "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+		for _, c := range commandTable {
+			if !strings.Contains(out, "\n  "+c.name+" ") || !strings.Contains(out, c.summary) {
+				t.Errorf("%v: help does not list %s with its summary", args, c.name)
+			}
+		}
+		for _, want := range []string{"Usage:", "Examples:", "hetgain gains -n 2,3 -m 2", "hetgain sweep -u softmax", "hetgain predict", "softmax(t)", "Exit status"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: help lacks %q", args, want)
+			}
+		}
+	}
+	// Without arguments: the same help, on stderr, as a usage error.
+	code, out, errOut := runArgs()
+	if code != exitUsage || out != "" || !strings.Contains(errOut, "Commands:") {
+		t.Errorf("no arguments: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func TestCommandHelp(t *testing.T) {
+	for _, c := range commandTable {
+		code, out, errOut := runArgs("help", c.name)
+		if code != exitOK || errOut != "" {
+			t.Errorf("help %s: exit %d, stderr %q", c.name, code, errOut)
+		}
+		for _, want := range []string{"Usage: hetgain " + c.name, "Examples:\n  hetgain " + c.name} {
+			if !strings.Contains(out, want) {
+				t.Errorf("help %s lacks %q:\n%s", c.name, want, out)
+			}
+		}
+		fs := newFlagSet(c)
+		c.setup(fs)
+		fs.VisitAll(func(f *flag.Flag) {
+			if !strings.Contains(out, "  -"+f.Name) {
+				t.Errorf("help %s does not describe -%s", c.name, f.Name)
+			}
+		})
+		if c.name == "help" {
+			continue
+		}
+		for _, h := range []string{"-h", "-help", "--help"} {
+			code2, out2, _ := runArgs(c.name, h)
+			if code2 != exitOK || out2 != out {
+				t.Errorf("%s %s: exit %d, output differs from 'help %s'", c.name, h, code2, c.name)
+			}
+		}
+	}
+	for _, args := range [][]string{{"help", "train"}, {"help", "gains", "sweep"}} {
+		if code, _, errOut := runArgs(args...); code != exitUsage || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+// TestUsageErrors checks that bad command lines exit with status 2 and a
+// message that names the culprit.
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gainz"}, `unknown command "gainz"`},
+		{[]string{"-n", "2"}, "flag -n before the command"},
+		{[]string{"gains", "-bogus"}, "-bogus"},
+		{[]string{"gains", "-n", "x"}, "-n"},
+		{[]string{"gains", "-n", "0"}, "-n"},
+		{[]string{"gains", "-m", "3-2"}, "-m"},
+		{[]string{"gains", "-kind", "sideways"}, "-kind"},
+		{[]string{"gains", "-method", "guess"}, "-method"},
+		{[]string{"gains", "-format", "xml"}, "-format"},
+		{[]string{"gains", "-u", "softplus(2)"}, "-u"},
+		{[]string{"gains", "-t", "powersum(-1)"}, "-t"},
+		{[]string{"gains", "-pairs", "min-max"}, "-pairs"},
+		{[]string{"gains", "-pairs", "min/max", "-u", "min"}, "-pairs"},
+		{[]string{"gains", "-restarts", "-1"}, "-restarts"},
+		{[]string{"gains", "-n", "2", "extra"}, `unexpected argument "extra"`},
+		{[]string{"gains", "-method", "closed", "-u", "softmax(2)"}, "no closed form for U = softmax(2)"},
+		{[]string{"predict", "-u", "min"}, "-t"},
+		{[]string{"predict", "-u", "min", "-t", "max", "-n", "0"}, "-n"},
+		{[]string{"sweep", "-steps", "3"}, "-out"},
+		{[]string{"sweep", "-out", dir, "-u", "min"}, "-u"},
+		{[]string{"sweep", "-out", dir, "-t", "softmax(2)"}, "-t"},
+		{[]string{"sweep", "-out", dir, "-steps", "0"}, "values of t"},
+		{[]string{"sweep", "-out", dir, "-kind", "both"}, "-kind"},
+		{[]string{"sweep", "-out", dir, "-workers", "-2"}, "-workers"},
+		{[]string{"sweep", "-out", dir, "-resume"}, "no sweep to resume"},
+		{[]string{"sweep", "-out", dir, "-resume", "-force"}, "-resume and -force"},
+	} {
+		code, out, errOut := runArgs(c.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
+		}
+		if c.args[0] != "gainz" && c.args[0] != "-n" && !strings.Contains(errOut, "Run 'hetgain help "+c.args[0]+"' for usage.") {
+			t.Errorf("%q: stderr %q does not point to the help", c.args, errOut)
+		}
+	}
+}
+
+// readCSV parses CSV output, failing the test on error.
+func readCSV(t *testing.T, s string) [][]string {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(s)).ReadAll()
+	if err != nil {
+		t.Fatalf("output is not CSV: %v\n%s", err, s)
+	}
+	return recs
+}
+
+func parseFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%q is not a float", s)
+	}
+	return v
+}
+
+var allocationKinds = map[string]gain.Allocation{"continuous": gain.Continuous, "discrete": gain.Discrete}
+
+func TestGainsClosedMatchesClosedForm(t *testing.T) {
+	code, out, errOut := runArgs("gains", "-n", "2", "-m", "2", "-method", "closed", "-format", "csv")
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	recs := readCSV(t, out)
+	if got := strings.Join(recs[0], ","); got != "U,T,N,M,Allocation,RHet,RHom,Gain,HetAlloc,HomRow" {
+		t.Fatalf("header %s", got)
+	}
+	if len(recs) != 1+18 {
+		t.Fatalf("%d rows, want 18", len(recs)-1)
+	}
+	for _, r := range recs[1:] {
+		g, err := gain.ClosedForm(aggregators.MustParse(r[0]), aggregators.MustParse(r[1]), 2, 2, allocationKinds[r[4]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r[2] != "2" || r[3] != "2" || parseFloat(t, r[5]) != g.Het || parseFloat(t, r[6]) != g.Hom || parseFloat(t, r[7]) != g.Delta ||
+			r[8] != gain.FormatAllocation(g.HetAlloc) || r[9] != gain.FormatAllocation(g.HomRow) {
+			t.Errorf("row %v, closed form %+v", r, g)
+		}
+	}
+}
+
+func TestGainsNumericalBesideClosedForm(t *testing.T) {
+	code, out, errOut := runArgs("gains", "-n", "2", "-m", "2", "-format", "csv", "-seed", "3")
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	recs := readCSV(t, out)
+	if got := strings.Join(recs[0], ","); got != strings.Join(gain.NumericalTableColumns, ",") {
+		t.Fatalf("header %s", got)
+	}
+	if len(recs) != 1+18 {
+		t.Fatalf("%d rows, want 18", len(recs)-1)
+	}
+	for _, r := range recs[1:] {
+		g, err := gain.ClosedForm(aggregators.MustParse(r[0]), aggregators.MustParse(r[1]), 2, 2, allocationKinds[r[4]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		cf, num, diff := parseFloat(t, r[5]), parseFloat(t, r[6]), parseFloat(t, r[7])
+		if cf != g.Delta || math.Abs(num-cf) > 1e-9 || diff != num-cf {
+			t.Errorf("row %v: closed form %v", r, g.Delta)
+		}
+	}
+
+	// -method numerical: the numerical columns only.
+	code, out, _ = runArgs("gains", "-n", "2", "-m", "2", "-format", "csv", "-seed", "3", "-method", "numerical", "-kind", "discrete")
+	recs = readCSV(t, out)
+	if code != exitOK || strings.Join(recs[0], ",") != "U,T,N,M,Allocation,RHet,RHom,Gain,HetAlloc,HomRow" || len(recs) != 10 {
+		t.Errorf("-method numerical: exit %d, header %v, %d rows", code, recs[0], len(recs)-1)
+	}
+}
+
+// TestGainsCSVFullPrecision checks that the CSV output parses back to the
+// very floats that gain.NumericalTable computes.
+func TestGainsCSVFullPrecision(t *testing.T) {
+	code, out, errOut := runArgs("gains", "-pairs", "powersum(0.5)/powersum(2), softmax(-1)/softmax(3)", "-n", "3", "-m", "2",
+		"-kind", "continuous", "-seed", "5", "-format", "csv")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	pairs := [][2]aggregators.Operator{
+		{aggregators.MustParse("powersum(0.5)"), aggregators.MustParse("powersum(2)")},
+		{aggregators.MustParse("softmax(-1)"), aggregators.MustParse("softmax(3)")},
+	}
+	df, err := gain.NumericalTable([]int{3}, []int{2}, pairs, []gain.Allocation{gain.Continuous}, &gain.Options{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, out)
+	if len(recs) != df.Nrow()+1 {
+		t.Fatalf("%d rows, want %d", len(recs)-1, df.Nrow())
+	}
+	fractional := false
+	for i, r := range recs[1:] {
+		for _, col := range []int{6, 8, 9} { // Numerical, RHet, RHom
+			want := df.Elem(i, col).Float()
+			if got := parseFloat(t, r[col]); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("row %d, %s: %q parses to %v, want %v", i, recs[0][col], r[col], got, want)
+			}
+			fractional = fractional || len(r[col]) > 10
+		}
+		if r[5] != "NaN" || r[7] != "NaN" {
+			t.Errorf("row %d: ClosedForm %q, Difference %q; want NaN", i, r[5], r[7])
+		}
+	}
+	if !fractional {
+		t.Error("no value with many digits: the test does not test precision")
+	}
+}
+
+func TestGainsFormatsAndFile(t *testing.T) {
+	code, text, _ := runArgs("gains", "-pairs", "mean/max", "-n", "3", "-m", "2", "-method", "closed", "-kind", "continuous")
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if code != exitOK || len(lines) != 3 || !strings.HasPrefix(lines[0], "U     T    N  M  Allocation  RHet  ") ||
+		!strings.HasPrefix(lines[1], "----  ---  -  -") || !strings.Contains(lines[2], "[[1 0][0 1][1 0]]") {
+		t.Errorf("text: exit %d\n%s", code, text)
+	}
+	code, md, _ := runArgs("gains", "-pairs", "mean/max", "-n", "3", "-m", "3", "-method", "closed", "-kind", "continuous", "-format", "markdown")
+	if code != exitOK || !strings.HasPrefix(md, "| U | T | N | M | Allocation | RHet | RHom | Gain |") || !strings.Contains(md, "| 0.3333333333333333 |") {
+		t.Errorf("markdown: exit %d\n%s", code, md)
+	}
+	path := filepath.Join(t.TempDir(), "g.csv")
+	code, out, _ := runArgs("gains", "-pairs", "mean/max", "-method", "closed", "-format", "csv", "-o", path)
+	b, err := os.ReadFile(path)
+	if code != exitOK || out != "" || err != nil || !strings.HasPrefix(string(b), "U,T,N,M,") {
+		t.Errorf("-o: exit %d, stdout %q, file %q, %v", code, out, b, err)
+	}
+	code, _, errOut := runArgs("gains", "-pairs", "mean/max", "-method", "closed", "-o", filepath.Join(path, "no", "such"))
+	if code != exitError || !strings.Contains(errOut, "hetgain gains:") {
+		t.Errorf("unwritable -o: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestPredict(t *testing.T) {
+	code, out, _ := runArgs("predict", "-u", "min", "-t", "max", "-n", "3", "-m", "3")
+	for _, want := range []string{"R = min∘max, N = 3 agents, M = 3 tasks", "sign:    Undecided", "rule:    none", "reason:  ",
+		"closed form: R_het = 1, R_hom = 0.3333333333333333, ΔR = 0.6666666666666667"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("predict min/max: exit %d, output lacks %q:\n%s", code, want, out)
+		}
+	}
+	code, out, _ = runArgs("predict", "-u", "softmax(-1)", "-t", "softmax(1)")
+	if code != exitOK || !strings.Contains(out, "sign:    Positive") || !strings.Contains(out, "Theorem 3.4, case (ii): ΔR >= ") {
+		t.Errorf("predict softmax: exit %d\n%s", code, out)
+	}
+}
+
+func TestSplitTop(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"min", []string{"min"}},
+		{" min , softmax(2)", []string{"min", "softmax(2)"}},
+		{"blotto(1; 0.5:0.25, 1.5:0.75),max", []string{"blotto(1; 0.5:0.25, 1.5:0.75)", "max"}},
+		{"a,", []string{"a", ""}},
+	} {
+		if got := splitTop(c.in, ','); strings.Join(got, "|") != strings.Join(c.want, "|") || len(got) != len(c.want) {
+			t.Errorf("splitTop(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	var l intList
+	if err := l.Set("2,4-6"); err != nil || l.String() != "2,4,5,6" {
+		t.Errorf("intList: %v, %v", l, err)
+	}
+}
+
+// TestProgress checks the progress line with a fake clock: in place on a
+// terminal, a line at most every interval otherwise, with the first and
+// the last always printed.
+func TestProgress(t *testing.T) {
+	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := t0
+	clock := func() time.Time { return now }
+	var buf bytes.Buffer
+	p := newProgress(&buf, clock, false, "sweep")
+	p.update(10, 110) // 10 resumed
+	for done := 11; done <= 110; done++ {
+		now = now.Add(time.Second)
+		p.update(done, 110)
+	}
+	p.finish()
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 1+19+1 { // first, every 5 s up to 105, last
+		t.Errorf("%d lines:\n%s", len(lines), buf.String())
+	}
+	if lines[0] != "sweep: 10/110 cells (9.1%)" || lines[1] != "sweep: 15/110 cells (13.6%), 1.00 cells/s, ETA 1m35s" ||
+		lines[len(lines)-1] != "sweep: 110/110 cells (100.0%), 1.00 cells/s, took 1m40s" {
+		t.Errorf("lines %q ... %q", lines[:2], lines[len(lines)-1])
+	}
+
+	buf.Reset()
+	now = t0
+	p = newProgress(&buf, clock, true, "sweep")
+	p.update(0, 3)
+	now = now.Add(50 * time.Millisecond)
+	p.update(1, 3) // too soon: not printed
+	now = now.Add(time.Second)
+	p.update(2, 3)
+	p.update(3, 3)
+	p.finish()
+	want := "\rsweep: 0/3 cells (0.0%)\x1b[K" +
+		"\rsweep: 2/3 cells (66.7%), 1.90 cells/s, ETA 525ms\x1b[K" +
+		"\rsweep: 3/3 cells (100.0%), 2.86 cells/s, took 1.1s\x1b[K\n"
+	if buf.String() != want {
+		t.Errorf("terminal: %q\nwant      %q", buf.String(), want)
+	}
+}

@@ -1,0 +1,759 @@
+package gain
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+
+	"github.com/hetgain/hetgain/aggregators"
+	"gonum.org/v1/gonum/mat"
+)
+
+// MaxNumericalCells is the largest N·M that Hom, Het and Numerical accept.
+const MaxNumericalCells = 1 << 14
+
+// Budget is the feasible set of one agent's efforts, the general budget of
+// the paper's footnote to Section 2: B_min <= r_ij for every task j and
+// sum_j r_ij <= B_max. The zero value means {0, 1}, the unit simplex of the
+// paper; any other value is taken as it is.
+//
+// Min and Max must be finite with M·Min <= Max (M copies of Min, added up
+// in floating point, at most Max), and every feasible effort, up to
+// Max − (M−1)·Min, of magnitude at most aggregators.MaxInput. A negative
+// Min is allowed only when every inner operator accepts negative input
+// (Domain Real); aggregators.Reward.Check rejects negative efforts, so such
+// allocations must be evaluated through the operators directly.
+//
+// The reward's own Budget field (the row-sum limit that
+// aggregators.Reward.Check enforces) is not consulted: to Check an
+// allocation optimised for B_max != 1, set it to B_max.
+type Budget struct{ Min, Max float64 }
+
+// Options tunes Hom, Het and Numerical. The zero value, and a nil
+// *Options, give the defaults.
+type Options struct {
+	// Seed seeds the random starts; 0 means 1. The same Seed gives the
+	// same result, bit for bit.
+	Seed int64
+	// Restarts is the number of random starts of the local ascent, for
+	// each of the homogeneous and the heterogeneous search; 0 means
+	// 8 + 2·(dimension), at most 48 (dimension M for Hom, N·M for Het).
+	Restarts int
+	// Tol is the relative tolerance of the local ascent: a run stops when
+	// its best value improves by less than Tol·(1 + |value|) over 10
+	// iterations. 0 means 1e-10.
+	Tol float64
+	// Budget is each agent's budget; the zero value means {0, 1}.
+	Budget Budget
+	// MaxIter is the largest number of iterations of one local ascent
+	// (per smoothing stage); 0 means 100 + 10·(dimension), at most 2000.
+	MaxIter int
+}
+
+// Optimum is an allocation and its reward.
+type Optimum struct {
+	// Value is R(Alloc), evaluated with the true operators.
+	Value float64
+	// Alloc is the N×M allocation attaining Value; its rows are equal for
+	// Hom.
+	Alloc *mat.Dense
+}
+
+// Hom returns a numerical estimate of R_hom, the best reward of a
+// homogeneous team (every agent plays the same row c), for continuous
+// allocations of n agents over m tasks within opts.Budget. The value is a
+// lower bound on R_hom attained by the returned allocation; see Numerical
+// for the method and its guarantees. opts may be nil.
+func Hom(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) {
+	c, err := numSetup(r, n, m, Continuous, opts)
+	if err != nil {
+		return Optimum{}, err
+	}
+	defer numRecover(r, &err)
+	row, v, err := c.searchHom()
+	if err != nil {
+		return Optimum{}, err
+	}
+	return Optimum{Value: v, Alloc: replicate(row, n)}, nil
+}
+
+// Het returns a numerical estimate of R_het, the best reward over all
+// continuous allocations (rows independent) of n agents over m tasks within
+// opts.Budget. The value is a lower bound on R_het attained by the returned
+// allocation, and at least the value Hom returns with the same options; see
+// Numerical for the method and its guarantees. opts may be nil.
+func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) {
+	c, err := numSetup(r, n, m, Continuous, opts)
+	if err != nil {
+		return Optimum{}, err
+	}
+	defer numRecover(r, &err)
+	row, homValue, err := c.searchHom()
+	if err != nil {
+		return Optimum{}, err
+	}
+	a, v, err := c.searchHet(row, homValue)
+	if err != nil {
+		return Optimum{}, err
+	}
+	return Optimum{Value: v, Alloc: a}, nil
+}
+
+// Numerical returns R_het, R_hom and ΔR for any reward R = U∘T (per-task
+// inner operators allowed), n agents and m tasks, computed numerically, with
+// HetAlloc and HomRow filled. opts may be nil.
+//
+// # Discrete allocations
+//
+// Each agent puts its whole unit budget on exactly one task (r_ij in
+// {0, 1}, one 1 per row), as in the paper; a homogeneous team puts every
+// agent on the same task. The result is exact: T_j depends only on the
+// number n_j of agents on task j, so T_j(n) is tabulated for n = 0, ..., N
+// and every vector of counts is enumerated, up to the symmetry of U among
+// tasks that share an inner operator (with one shared operator these are
+// the partitions of N into at most M parts: 1.1·10^5 for N = 64, M = 8).
+// Numerical returns an error wrapping ErrSize beyond MaxDiscreteAssignments
+// count vectors, and ErrParam for a Budget other than the zero value (the
+// discrete setting is the paper's {0, 1}). Restarts, Tol and MaxIter are
+// not used.
+//
+// # Continuous allocations
+//
+// R is in general neither concave nor smooth, so no method that evaluates
+// R at finitely many points can certify a global maximum. Hom and Het
+// combine:
+//
+//  1. Structured candidates. For Hom: every vertex (the row all on one
+//     task) and every row that splits the budget equally over k tasks, for
+//     k = 1, ..., M — over the first k tasks when the tasks share one inner
+//     operator (R is then symmetric in the tasks), over every subset of
+//     tasks otherwise (M <= 10), plus the row at the floor. For Het: the
+//     homogeneous optimum and candidates repeated; every assignment of
+//     whole agents to single tasks, up to symmetry (the count vectors of
+//     the discrete case, with effort B_max − (M−1)·B_min on the task and
+//     B_min elsewhere; enumerated when there are at most 2^14 of them, the
+//     best 4 kept); agents covering k cyclically consecutive tasks
+//     equally, for every k = 1, ..., M, with starting tasks spread evenly
+//     (k = 1 is each agent on one task, balanced; k = M is the uniform
+//     row); and the round-robin cover in which agent i splits its budget
+//     over the tasks j ≡ i (mod N), ceil(M/N) or fewer each.
+//  2. Local ascent from the best 4 candidates and from Restarts random
+//     starts (uniform rows on the full-budget face, random vertices
+//     perturbed 15% towards a random row, and sparse Dirichlet(1/2) rows
+//     using half to all of the budget, in turn). The ascent is the
+//     spectral projected gradient method of Birgin, Martínez and Raydan:
+//     Barzilai-Borwein steps, Euclidean projection of each row onto the
+//     capped simplex {r_j >= B_min, sum_j r_j <= B_max} (the rows need not
+//     use their whole budget: softmax, for one, is not monotone), and a
+//     non-monotone Armijo line search. It suits these problems: the
+//     feasible set is a product of small simplices whose projection is
+//     cheap and exact, so iterates land exactly on faces and vertices, where
+//     the optima of Schur-convex problems lie; BB steps adapt to the scale
+//     of the gradients (which span many orders of magnitude across
+//     operators and temperatures) without tuning; and the non-monotone
+//     search tolerates the narrow curved ridges of softmax and log-sum-exp.
+//  3. Smoothing for non-smooth operators: min and max (also softmax,
+//     log-sum-exp and the power mean at ±Inf) are replaced by log-sum-exp
+//     with temperature ±k/s, and the threshold operators (LevelThreshold,
+//     BlottoField) by logistic steps of width s/k, for k = 10, 10², 10³,
+//     10⁴ in turn, each stage starting where the previous one ended (s is
+//     the largest effort, or the largest task score seen among the
+//     candidates, for the outer operator). Each run then continues on the
+//     true reward, with the subgradients the operators document.
+//  4. Polish: the best 3 points found are ascended again on the true
+//     reward, with four times the iteration budget. Of the points within
+//     a relative 1e-14 of the best, the one found first is returned, so
+//     that structured candidates win ties of rounding.
+//
+// Every value reported is the reward of the returned allocation evaluated
+// with the true operators (through aggregators.Reward.Value when B_min >=
+// 0), never a smoothed one; returned rows lie exactly within the budget.
+// The same options give the same result, bit for bit.
+//
+// Guarantees: Het and Hom are rewards of the returned allocations, so they
+// are lower bounds on the true optima; Het >= Hom, so ΔR >= 0. Where an
+// optimum is one of the candidates (vertices, trivial and spread
+// allocations, single-task assignments, even splits, round-robin covers —
+// this includes every {min, mean, max}² reward, and the allocations of the
+// bounds of Theorem 3.4) it is found exactly, up to rounding. Otherwise the
+// ascent converges to a stationary point of the (smoothed) reward from each
+// start; the best of many starts is usually, but not provably, the global
+// optimum. For non-smooth rewards whose optimum is not a candidate, the
+// ascent on the true reward after the last smoothing stage usually reaches
+// the kink to rounding (min∘softmax(2), N = 2, M = 3: within 1e-16), but can
+// stop short of it by up to the bias of the last stage, about 10⁻⁴ of the
+// score scale. The threshold operators are step functions: their problems
+// are combinatorial (knapsack-like for Blotto), and the search is a
+// heuristic there (exact in 57 of 60 random Blotto instances in the tests;
+// use Blotto and LevelForaging for exact optima). ΔR can therefore be
+// underestimated (R_het too low) or overestimated (R_hom too low); tests
+// compare with closed forms, Theorem 3.4, exact and grid searches.
+//
+// Points where a task score is outside U's domain, or R overflows, are
+// treated as undefined and avoided; an overflow anywhere among the points
+// tried is reported as an error, since the supremum is then not
+// representable.
+//
+// Numerical returns an error wrapping ErrOperator for a nil reward or
+// operator, an operator with an invalid parameter, a reward that is not
+// defined at any allocation tried (e.g. task scores outside U's domain) or
+// overflows, or an operator that panics (a SumForm whose g is not finite);
+// ErrSize if n or m is below 1, N·M exceeds MaxNumericalCells, or the
+// number of inner operators is neither 1 nor m; ErrParam for invalid
+// options.
+func Numerical(r *aggregators.Reward, n, m int, kind Allocation, opts *Options) (g Gains, err error) {
+	c, err := numSetup(r, n, m, kind, opts)
+	if err != nil {
+		return Gains{}, err
+	}
+	defer numRecover(r, &err)
+	if kind == Discrete {
+		return numDiscrete(r, n, m)
+	}
+	row, homValue, err := c.searchHom()
+	if err != nil {
+		return Gains{}, err
+	}
+	a, hetValue, err := c.searchHet(row, homValue)
+	if err != nil {
+		return Gains{}, err
+	}
+	g = newGains(hetValue, homValue)
+	g.HetAlloc, g.HomRow = a, rowMatrix(row)
+	return g, nil
+}
+
+// numRecover turns a panic of an operator (a SumForm whose g is not
+// finite, an operator given input outside its domain) into an error.
+func numRecover(r *aggregators.Reward, err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("gain: evaluating %v: %v: %w", r, p, ErrOperator)
+	}
+}
+
+// numConfig is a validated problem.
+type numConfig struct {
+	r         *aggregators.Reward
+	n, m      int
+	seed      int64
+	restarts  int // -1: default for the dimension
+	tol       float64
+	maxIter   int // 0: default for the dimension
+	budget    Budget
+	box       numBox
+	nonsmooth bool
+	shared    bool // one inner operator class: R is symmetric in the tasks
+
+	// noCandidates makes the search start from random points only (for
+	// tests of the ascent); genericKernels makes the exact kernels call
+	// the operators' own methods (for benchmarks of the kernels).
+	noCandidates, genericKernels bool
+}
+
+// Defaults and limits of the continuous search.
+const (
+	numDefaultTol    = 1e-10
+	numTopCandidates = 4
+	numPolished      = 3
+	numPolishFactor  = 4
+	numFinal         = 8       // points evaluated with the true operators
+	numTieTol        = 1e-14   // relative difference treated as a tie
+	numCandidateCap  = 1 << 14 // count vectors enumerated as candidates
+	numMaxRestarts   = 48
+	numMaxIterCap    = 2000
+)
+
+// numTemperatures are the smoothing stages for non-smooth operators.
+var numTemperatures = [...]float64{10, 1e2, 1e3, 1e4}
+
+// numSetup validates the arguments and returns the problem.
+func numSetup(r *aggregators.Reward, n, m int, kind Allocation, opts *Options) (*numConfig, error) {
+	if r == nil {
+		return nil, fmt.Errorf("gain: reward is nil: %w", ErrOperator)
+	}
+	if err := checkSizes(n, m); err != nil {
+		return nil, err
+	}
+	if n > MaxNumericalCells/m {
+		return nil, fmt.Errorf("gain: N = %d agents and M = %d tasks: N·M above MaxNumericalCells = %d: %w", n, m, MaxNumericalCells, ErrSize)
+	}
+	if kind != Continuous && kind != Discrete {
+		return nil, fmt.Errorf("gain: unknown allocation kind %v: %w", kind, ErrOperator)
+	}
+	if err := numCheckReward(r, m); err != nil {
+		return nil, err
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	c := &numConfig{r: r, n: n, m: m, seed: o.Seed, restarts: o.Restarts, tol: o.Tol, maxIter: o.MaxIter, budget: o.Budget}
+	switch {
+	case o.Restarts < 0:
+		return nil, fmt.Errorf("gain: Restarts = %d, need >= 0 (0 means the default): %w", o.Restarts, ErrParam)
+	case o.MaxIter < 0:
+		return nil, fmt.Errorf("gain: MaxIter = %d, need >= 0 (0 means the default): %w", o.MaxIter, ErrParam)
+	case math.IsNaN(o.Tol) || math.IsInf(o.Tol, 0) || o.Tol < 0:
+		return nil, fmt.Errorf("gain: Tol = %v, need a finite value >= 0 (0 means %g): %w", o.Tol, numDefaultTol, ErrParam)
+	}
+	if c.seed == 0 {
+		c.seed = 1
+	}
+	if c.restarts == 0 {
+		c.restarts = -1
+	}
+	if c.tol == 0 {
+		c.tol = numDefaultTol
+	}
+	if kind == Discrete && o.Budget != (Budget{}) {
+		return nil, fmt.Errorf("gain: discrete allocations use the paper's budget {0, 1} (each agent on exactly one task), got Budget{Min: %v, Max: %v}: %w",
+			o.Budget.Min, o.Budget.Max, ErrParam)
+	}
+	if c.budget == (Budget{}) {
+		c.budget = Budget{0, 1}
+	}
+	if err := numCheckBudget(r, c.budget, m); err != nil {
+		return nil, err
+	}
+	c.box = numNewBox(m, c.budget)
+	c.nonsmooth = numNonsmooth(r)
+	c.shared = len(discGroupsOf(r, m).ops) == 1
+	return c, nil
+}
+
+// numCheckReward reports a reward that is nil, incomplete, has operators
+// with invalid parameters, or whose number of inner operators is neither 1
+// nor m.
+func numCheckReward(r *aggregators.Reward, m int) error {
+	if r.Outer == nil {
+		return fmt.Errorf("gain: reward has no outer operator: %w", ErrOperator)
+	}
+	if len(r.Inner) == 0 {
+		return fmt.Errorf("gain: reward has no inner operator: %w", ErrOperator)
+	}
+	if len(r.Inner) != 1 && len(r.Inner) != m {
+		return fmt.Errorf("gain: reward has %d inner operators but M = %d tasks (need 1, shared, or one per task): %w", len(r.Inner), m, ErrSize)
+	}
+	for j, op := range r.Inner {
+		if op == nil {
+			return fmt.Errorf("gain: inner operator %d is nil: %w", j, ErrOperator)
+		}
+	}
+	if err := numCheckOperator("outer operator", r.Outer); err != nil {
+		return err
+	}
+	for j, op := range r.Inner {
+		if err := numCheckOperator(fmt.Sprintf("inner operator %d", j), op); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func numCheckOperator(name string, op aggregators.Operator) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("gain: %s %v: %v: %w", name, op, p, ErrOperator)
+		}
+	}()
+	if err := aggregators.Check(op, []float64{0}); err != nil {
+		return fmt.Errorf("gain: %s %v: %w: %w", name, op, ErrOperator, err)
+	}
+	return nil
+}
+
+// numCheckBudget reports a budget that is not finite, infeasible, or has a
+// negative floor that an inner operator cannot take.
+func numCheckBudget(r *aggregators.Reward, b Budget, m int) error {
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"Min", b.Min}, {"Max", b.Max}} {
+		if math.IsNaN(v.v) || math.IsInf(v.v, 0) || math.Abs(v.v) > aggregators.MaxInput {
+			return fmt.Errorf("gain: Budget.%s = %v, need a finite value of magnitude at most %g: %w", v.name, v.v, aggregators.MaxInput, ErrParam)
+		}
+	}
+	floor := 0.0 // the row at the floor, added up as aggregators.Reward does
+	for j := 0; j < m; j++ {
+		floor += b.Min
+	}
+	if floor > b.Max {
+		return fmt.Errorf("gain: Budget{Min: %v, Max: %v} is infeasible for M = %d tasks: need M·Min = %v <= Max (only the zero Budget means {0, 1}): %w",
+			b.Min, b.Max, m, floor, ErrParam)
+	}
+	if hi := b.Max - float64(m-1)*b.Min; math.Abs(hi) > aggregators.MaxInput {
+		return fmt.Errorf("gain: Budget{Min: %v, Max: %v} allows efforts up to %v for M = %d tasks, of magnitude above %g: %w",
+			b.Min, b.Max, hi, m, aggregators.MaxInput, ErrParam)
+	}
+	if b.Min < 0 {
+		for j, op := range r.Inner {
+			if op.Domain() == aggregators.NonNegative {
+				return fmt.Errorf("gain: Budget.Min = %v is negative but inner operator %d, %v, accepts only non-negative efforts: %w", b.Min, j, op, ErrParam)
+			}
+		}
+	}
+	return nil
+}
+
+// limits returns the restarts and the iteration limit for dimension d.
+func (c *numConfig) limits(d int) (restarts, maxIter int) {
+	restarts, maxIter = c.restarts, c.maxIter
+	if restarts < 0 {
+		restarts = 8 + 2*d
+		if restarts > numMaxRestarts {
+			restarts = numMaxRestarts
+		}
+	}
+	if maxIter == 0 {
+		maxIter = 100 + 10*d
+		if maxIter > numMaxIterCap {
+			maxIter = numMaxIterCap
+		}
+	}
+	return restarts, maxIter
+}
+
+// scaleIn returns the largest magnitude of an effort, the scale of the
+// smoothing of inner operators.
+func (c *numConfig) scaleIn() float64 {
+	s := math.Max(math.Abs(c.budget.Min), math.Abs(c.budget.Min+c.box.s))
+	if s == 0 {
+		return 1
+	}
+	return s
+}
+
+// numPoint is a point of the search and its value under the exact kernels.
+type numPoint struct {
+	x     []float64
+	f     float64
+	order int // when the point was found: candidates first
+}
+
+// searchHom returns the best homogeneous row found and its true reward.
+func (c *numConfig) searchHom() ([]float64, float64, error) {
+	m := c.m
+	var cands [][]float64
+	row := func(tasks []int) []float64 {
+		x := make([]float64, m)
+		for j := range x {
+			x[j] = c.box.lo
+		}
+		for _, j := range tasks {
+			x[j] += c.box.s / float64(len(tasks))
+		}
+		return x
+	}
+	cands = append(cands, row(nil))
+	switch {
+	case c.shared:
+		for k := 1; k <= m; k++ {
+			tasks := make([]int, k)
+			for j := range tasks {
+				tasks[j] = j
+			}
+			cands = append(cands, row(tasks))
+		}
+	case m <= 10:
+		for mask := 1; mask < 1<<m; mask++ {
+			var tasks []int
+			for j := 0; j < m; j++ {
+				if mask&(1<<j) != 0 {
+					tasks = append(tasks, j)
+				}
+			}
+			cands = append(cands, row(tasks))
+		}
+	default:
+		for k := 1; k <= m; k++ {
+			tasks := make([]int, k)
+			for j := range tasks {
+				tasks[j] = j
+			}
+			cands = append(cands, row(tasks))
+			if k < m {
+				cands = append(cands, row([]int{k}))
+			}
+		}
+	}
+	rnd := rand.New(numNewSource(c.seed))
+	best, err := c.search(true, cands, rnd)
+	if err != nil {
+		return nil, 0, err
+	}
+	return best.x, best.f, nil
+}
+
+// searchHet returns the best allocation found and its true reward, given
+// the homogeneous optimum homRow with true reward homValue.
+func (c *numConfig) searchHet(homRow []float64, homValue float64) (*mat.Dense, float64, error) {
+	n, m := c.n, c.m
+	hom := c.replicateFlat(homRow)
+	cands := [][]float64{hom}
+	// Homogeneous candidates: the vertex and the even splits.
+	for k := 1; k <= m; k++ {
+		x := make([]float64, m)
+		for j := range x {
+			x[j] = c.box.lo
+			if j < k {
+				x[j] += c.box.s / float64(k)
+			}
+		}
+		cands = append(cands, c.replicateFlat(x))
+	}
+	// Whole agents on single tasks, up to symmetry.
+	// The row (high, low, ..., low), exactly within the budget.
+	one := make([]float64, m)
+	for j := range one {
+		one[j] = c.box.lo
+	}
+	one[0] += c.box.s
+	c.box.feasible(one)
+	high, low := one[0], c.box.lo
+	if s := discNewSearch(c.r, n, m, high, low, numTopCandidates); discCount(s.groups, n) <= numCandidateCap {
+		s.run()
+		for _, leaf := range s.top {
+			x := make([]float64, n*m)
+			discAllocation(x, leaf.counts, m, high, low)
+			cands = append(cands, x)
+		}
+	}
+	// Cyclic windows of k tasks, and the round-robin cover.
+	for k := 1; k <= m; k++ {
+		x := make([]float64, n*m)
+		for i := 0; i < n; i++ {
+			start := i * m / n
+			for j := 0; j < m; j++ {
+				x[i*m+j] = low
+			}
+			for l := 0; l < k; l++ {
+				x[i*m+(start+l)%m] += c.box.s / float64(k)
+			}
+		}
+		cands = append(cands, x)
+	}
+	x := make([]float64, n*m)
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			x[i*m+j] = low
+		}
+		if i >= m {
+			x[i*m+i%m] = high
+			continue
+		}
+		tasks := (m - i + n - 1) / n
+		for j := i; j < m; j += n {
+			x[i*m+j] += c.box.s / float64(tasks)
+		}
+	}
+	cands = append(cands, x)
+
+	rnd := rand.New(numNewSource(c.seed ^ 0x2545F4914F6CDD1D))
+	best, err := c.search(false, cands, rnd)
+	if err != nil {
+		return nil, 0, err
+	}
+	if best.f < homValue { // only by rounding: the homogeneous optimum is a candidate
+		best = numPoint{x: hom, f: homValue}
+	}
+	return mat.NewDense(n, m, best.x), best.f, nil
+}
+
+func (c *numConfig) replicateFlat(row []float64) []float64 {
+	x := make([]float64, c.n*c.m)
+	for i := 0; i < c.n; i++ {
+		copy(x[i*c.m:], row)
+	}
+	return x
+}
+
+// search runs the candidates, the local ascents and the polish, and returns
+// the best point with its true reward (for hom, the point is one row).
+func (c *numConfig) search(hom bool, cands [][]float64, rnd *rand.Rand) (numPoint, error) {
+	dim := c.n * c.m
+	if hom {
+		dim = c.m
+	}
+	restarts, maxIter := c.limits(dim)
+	exact := numNewObjective(c.r, c.n, c.m, hom, 0, 1, 1, c.genericKernels)
+
+	// 1. Candidates, and the scale of the task scores.
+	pool := make([]numPoint, 0, len(cands)+restarts+numTopCandidates+numPolished)
+	scaleOut := 0.0
+	if c.noCandidates {
+		cands = nil
+	}
+	for _, x := range cands {
+		c.box.feasible(x)
+		f := exact.value(x)
+		if math.IsNaN(f) {
+			continue
+		}
+		for _, y := range exact.y {
+			scaleOut = math.Max(scaleOut, math.Abs(y))
+		}
+		pool = append(pool, numPoint{x, f, len(pool)})
+	}
+	if scaleOut == 0 {
+		scaleOut = 1
+	}
+	numSortPoints(pool)
+
+	// 2-3. Local ascent (through the smoothing stages) from the best
+	// candidates and from random starts.
+	var stages []*numObjective
+	if c.nonsmooth {
+		for _, t := range numTemperatures {
+			stages = append(stages, numNewObjective(c.r, c.n, c.m, hom, t, c.scaleIn(), scaleOut, c.genericKernels))
+		}
+	}
+	spg := numNewSPG(c.box, dim)
+	ascend := func(x0 []float64, iters int) (numPoint, bool) {
+		x := append([]float64(nil), x0...)
+		for _, obj := range stages {
+			if f := spg.run(obj, x, iters, c.tol); !math.IsInf(f, -1) {
+				copy(x, spg.best)
+			}
+		}
+		f := spg.run(exact, x, iters, c.tol)
+		if math.IsInf(f, -1) {
+			return numPoint{}, false
+		}
+		copy(x, spg.best)
+		c.box.feasible(x)
+		f = exact.value(x)
+		return numPoint{x: x, f: f}, !math.IsNaN(f)
+	}
+	top := len(pool)
+	if top > numTopCandidates {
+		top = numTopCandidates
+	}
+	var results []numPoint
+	for k := 0; k < top; k++ {
+		if p, ok := ascend(pool[k].x, maxIter); ok {
+			results = append(results, p)
+		}
+	}
+	x0 := make([]float64, dim)
+	for k := 0; k < restarts; k++ {
+		numRandomStart(rnd, x0, c.box, k)
+		if p, ok := ascend(x0, maxIter); ok {
+			results = append(results, p)
+		}
+	}
+	for _, p := range results {
+		p.order = len(pool)
+		pool = append(pool, p)
+	}
+	numSortPoints(pool)
+
+	// 4. Polish the best points on the true reward.
+	polished := len(pool)
+	if polished > numPolished {
+		polished = numPolished
+	}
+	for k := 0; k < polished; k++ {
+		f := spg.run(exact, pool[k].x, numPolishFactor*maxIter, c.tol)
+		if math.IsInf(f, -1) {
+			continue
+		}
+		x := append([]float64(nil), spg.best...)
+		c.box.feasible(x)
+		if f = exact.value(x); f > pool[k].f {
+			pool = append(pool, numPoint{x, f, len(pool)})
+		}
+	}
+	numSortPoints(pool)
+	if exact.overflow {
+		return numPoint{}, fmt.Errorf("gain: %v overflows (R = ±Inf) at some allocations: %w", c.r, ErrOperator)
+	}
+	if len(pool) == 0 {
+		return numPoint{}, fmt.Errorf("gain: %v is not defined at any allocation tried (task scores outside the domain of %v): %w", c.r, c.r.Outer, ErrOperator)
+	}
+
+	// The point returned: of those within rounding (numTieTol) of the
+	// best value, the one found first, so that structured candidates win
+	// ties; it is evaluated with the true operators. Should that fail, the
+	// next best points are tried.
+	thr := pool[0].f - numTieTol*math.Max(1, math.Abs(pool[0].f))
+	first := 0
+	for k := 1; k < len(pool) && pool[k].f >= thr; k++ {
+		if pool[k].order < pool[first].order {
+			first = k
+		}
+	}
+	order := []int{first}
+	for k := 0; k < len(pool) && len(order) < numFinal; k++ {
+		if k != first {
+			order = append(order, k)
+		}
+	}
+	var firstErr error
+	for _, k := range order {
+		x := pool[k].x
+		a := mat.NewDense(c.n, c.m, nil)
+		if hom {
+			for i := 0; i < c.n; i++ {
+				a.SetRow(i, x)
+			}
+		} else {
+			a = mat.NewDense(c.n, c.m, x)
+		}
+		v, err := numTrueValue(c.r, c.budget, a)
+		if err == nil && (math.IsInf(v, 0) || math.IsNaN(v)) {
+			err = fmt.Errorf("gain: %v = %v at an allocation: %w", c.r, v, ErrOperator)
+		}
+		if err == nil {
+			return numPoint{x: x, f: v}, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	return numPoint{}, firstErr
+}
+
+// numSortPoints sorts points by decreasing value, keeping the order of
+// equal values (insertion sort: the pools are short and mostly sorted).
+func numSortPoints(p []numPoint) {
+	for i := 1; i < len(p); i++ {
+		v := p[i]
+		k := i
+		for ; k > 0 && p[k-1].f < v.f; k-- {
+			p[k] = p[k-1]
+		}
+		p[k] = v
+	}
+}
+
+// numTrueValue returns R(a) evaluated with the true operators: through
+// aggregators.Reward.Value (with the reward's row-sum limit set to B_max)
+// when B_min >= 0, and operator by operator otherwise (Reward rejects
+// negative efforts).
+func numTrueValue(r *aggregators.Reward, b Budget, a *mat.Dense) (float64, error) {
+	if b.Min >= 0 {
+		rb := *r
+		rb.Budget = b.Max
+		v, err := rb.Value(a)
+		if err != nil {
+			return math.NaN(), fmt.Errorf("gain: %w: %w", ErrOperator, err)
+		}
+		return v, nil
+	}
+	n, m := a.Dims()
+	y := make([]float64, m)
+	col := make([]float64, n)
+	for j := 0; j < m; j++ {
+		mat.Col(col, j, a)
+		v, err := aggregators.Evaluate(r.InnerFor(j), col)
+		if err != nil {
+			return math.NaN(), fmt.Errorf("gain: task %d: %w: %w", j, ErrOperator, err)
+		}
+		y[j] = v
+	}
+	v, err := aggregators.Evaluate(r.Outer, y)
+	if err != nil {
+		return math.NaN(), fmt.Errorf("gain: outer operator: %w: %w", ErrOperator, err)
+	}
+	return v, nil
+}
