@@ -1,5 +1,6 @@
 // Package gain computes heterogeneity gains ΔR = R_het − R_hom: closed forms,
-// the theorems' predictions, and tables of them.
+// numerical optima for any aggregators, the theorems' predictions, and
+// tables and parameter sweeps of them.
 //
 // The setting is that of the paper "When is diversity rewarded?": N agents
 // split a unit budget of effort over M tasks, giving an N×M allocation A
@@ -24,9 +25,20 @@
 // forms beside the predictions as a gota DataFrame; package tables writes
 // such DataFrames as CSV and Markdown with floats at full precision.
 //
-// Results that hold an optimum are returned as a Gains value. Functions
-// named after how they obtain it (ClosedForm, and later numerical
-// optimisers) return the same type.
+// Numerical optima for any U and T, smooth or not:
+//   - Hom and Het: R_hom and R_het for continuous allocations, within a
+//     general Budget (B_min <= r_ij, row sums <= B_max), with the
+//     allocations that attain them; Numerical computes both, or the exact
+//     optimum of discrete allocations by enumeration. See Numerical for the
+//     global strategy and what it guarantees.
+//   - Sweep: ΔR over a grid of the parameters of U and T, in parallel,
+//     deterministic for a seed whatever the number of workers, stoppable
+//     and resumable; SweepResult gives a DataFrame and a heat-map grid.
+//   - NumericalTable: numerical beside closed-form gains for lists of N, M
+//     and operator pairs.
+//
+// Results that hold an optimum are returned as a Gains value, whichever way
+// they were obtained (ClosedForm, Numerical, Sweep's cells).
 //
 // Errors returned by this package wrap ErrSize, ErrOperator or ErrParam, so
 // callers can test them with errors.Is. No function panics on bad input.
