@@ -122,18 +122,24 @@ type Verdict struct {
 // not symmetric or has both counterexamples, Both if it has neither, and
 // otherwise the strict or non-strict convex or concave class.
 func (v Verdict) Class() aggregators.SchurClass {
-	switch {
-	case !v.Symmetric:
+	if !v.Symmetric {
 		return aggregators.Neither
-	case v.Convex && v.Concave:
+	}
+	return classOf(v.Convex, v.Concave, v.StrictlyConvex, v.StrictlyConcave)
+}
+
+// classOf maps the findings of a search to the Schur class they support.
+func classOf(convex, concave, strictlyConvex, strictlyConcave bool) aggregators.SchurClass {
+	switch {
+	case convex && concave:
 		return aggregators.Both
-	case v.StrictlyConvex:
+	case strictlyConvex:
 		return aggregators.StrictlyConvex
-	case v.Convex:
+	case convex:
 		return aggregators.Convex
-	case v.StrictlyConcave:
+	case strictlyConcave:
 		return aggregators.StrictlyConcave
-	case v.Concave:
+	case concave:
 		return aggregators.Concave
 	}
 	return aggregators.Neither

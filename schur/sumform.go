@@ -71,19 +71,7 @@ type SumFormVerdict struct {
 // conversely, if g is not convex the pair (a, c) ≻ (b, b) of a violating
 // triple, padded with equal coordinates, refutes the Schur-convexity of f.
 func (v SumFormVerdict) Class() aggregators.SchurClass {
-	switch {
-	case v.Convex && v.Concave:
-		return aggregators.Both
-	case v.StrictlyConvex:
-		return aggregators.StrictlyConvex
-	case v.Convex:
-		return aggregators.Convex
-	case v.StrictlyConcave:
-		return aggregators.StrictlyConcave
-	case v.Concave:
-		return aggregators.Concave
-	}
-	return aggregators.Neither
+	return classOf(v.Convex, v.Concave, v.StrictlyConvex, v.StrictlyConcave)
 }
 
 // String summarises the verdict with its counterexamples.
