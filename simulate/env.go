@@ -1,0 +1,321 @@
+// Package simulate provides batched multi-agent environments whose rewards
+// follow R(A) = U(T(...)), differentiable with respect to their parameters.
+//
+// Every environment runs B independent copies (the batch) of an episode with
+// N agents and M tasks. At each step the agents' actions produce an N x M
+// effort matrix A per batch element, and the shared team reward is
+// R(A) = U(T_1(a_1), ..., T_M(a_M)) of package aggregators (plus whatever
+// the environment adds, documented on it). All data cross the interface as
+// flat float64 slices in row-major order, batch first:
+//
+//	actions [B][N][ActDim]   (discrete spaces: ActDim = 1, the chosen index)
+//	Obs()   [B][N][ObsDim]
+//	Effort  [B][N][M]
+//	Reward  [B]
+//
+// Randomness comes only from the int64 seed given to Reset: the same seed
+// gives the same episode bit for bit. Environments hold no locks and no
+// shared random sources; one environment must not be used from two
+// goroutines at once, but distinct environments may run in parallel.
+package simulate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Errors wrapped by the errors of the environments, for errors.Is.
+var (
+	// ErrAction reports an action slice of the wrong length, a NaN or
+	// infinite action, or a discrete action that is not an integer index
+	// in [0, Choices).
+	ErrAction = errors.New("invalid action")
+	// ErrParam reports an unknown parameter name or a value outside the
+	// parameter's domain.
+	ErrParam = errors.New("invalid parameter")
+	// ErrConfig reports an invalid environment configuration (sizes,
+	// operators, spawn constraints that cannot be met).
+	ErrConfig = errors.New("invalid configuration")
+	// ErrNotReset reports a Step before the first Reset.
+	ErrNotReset = errors.New("environment not reset")
+	// ErrDone reports a Step after every batch element's episode ended.
+	ErrDone = errors.New("episode done")
+)
+
+// Space describes the action space of one agent.
+type Space struct {
+	// Discrete spaces take one index in [0, Choices) per agent, passed as a
+	// float64 holding an integer.
+	Discrete bool
+	// Choices is the number of discrete actions.
+	Choices int
+	// Dim is the dimension of a continuous action.
+	Dim int
+	// Low and High bound each coordinate of a continuous action (the box
+	// [Low, High]); environments clamp actions into it, or document
+	// otherwise.
+	Low, High []float64
+}
+
+// Width returns the number of float64 values one agent's action takes in
+// an action slice: 1 for a discrete space, Dim for a continuous one.
+func (s Space) Width() int {
+	if s.Discrete {
+		return 1
+	}
+	return s.Dim
+}
+
+// String describes the space, e.g. "Discrete(3)" or "Box(2)[-1,1]".
+func (s Space) String() string {
+	if s.Discrete {
+		return fmt.Sprintf("Discrete(%d)", s.Choices)
+	}
+	if len(s.Low) > 0 && len(s.High) > 0 {
+		return fmt.Sprintf("Box(%d)%v..%v", s.Dim, s.Low, s.High)
+	}
+	return fmt.Sprintf("Box(%d)", s.Dim)
+}
+
+// Params is a named parameter vector θ: the aggregator parameters
+// ("U.t", "T.t", or "T0.t", "T1.t", ... for per-task inner aggregators)
+// and the environment's physical parameters. Names and Values have the
+// same length. Params returned by an environment are copies.
+type Params struct {
+	Names  []string
+	Values []float64
+}
+
+// Index returns the position of name in p, or -1.
+func (p Params) Index(name string) int {
+	for i, n := range p.Names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of the named parameter, or an error wrapping
+// ErrParam if p has no such name.
+func (p Params) Get(name string) (float64, error) {
+	i := p.Index(name)
+	if i < 0 || i >= len(p.Values) {
+		return math.NaN(), fmt.Errorf("simulate: no parameter %q (have %v): %w", name, p.Names, ErrParam)
+	}
+	return p.Values[i], nil
+}
+
+// Set sets the value of the named parameter in p (not in any environment:
+// pass p to Env.SetParams for that), or returns an error wrapping ErrParam
+// if p has no such name or v is NaN.
+func (p Params) Set(name string, v float64) error {
+	i := p.Index(name)
+	if i < 0 || i >= len(p.Values) {
+		return fmt.Errorf("simulate: no parameter %q (have %v): %w", name, p.Names, ErrParam)
+	}
+	if math.IsNaN(v) {
+		return fmt.Errorf("simulate: parameter %q = NaN: %w", name, ErrParam)
+	}
+	p.Values[i] = v
+	return nil
+}
+
+// Clone returns a deep copy of p.
+func (p Params) Clone() Params {
+	return Params{Names: append([]string(nil), p.Names...), Values: append([]float64(nil), p.Values...)}
+}
+
+// String lists the parameters as "name=value" pairs.
+func (p Params) String() string {
+	s := "{"
+	for i, n := range p.Names {
+		if i > 0 {
+			s += " "
+		}
+		v := math.NaN()
+		if i < len(p.Values) {
+			v = p.Values[i]
+		}
+		s += fmt.Sprintf("%s=%v", n, v)
+	}
+	return s + "}"
+}
+
+// Env is a batched multi-agent environment with a shared team reward.
+//
+// Lifecycle: Reset(seed), then Step(actions) until Done() is true for every
+// batch element (all elements of the environments of this package end
+// together, after EpisodeLength steps). Step before the first Reset returns
+// an error wrapping ErrNotReset, and after the end an error wrapping
+// ErrDone. A failed Step leaves the state unchanged.
+//
+// The slices returned by Obs, Reward, Effort and Done are owned by the
+// environment and overwritten by the next Step or Reset; copy them to keep
+// them. Before the first Step after a Reset, Reward and Effort are zero.
+type Env interface {
+	// Name returns a short name such as "matrix" or "capture".
+	Name() string
+	// Batch returns B, the number of independent episodes run together.
+	Batch() int
+	// Agents returns N.
+	Agents() int
+	// Tasks returns M, the number of tasks (columns of the effort matrix).
+	Tasks() int
+	// ObsDim returns the length of one agent's observation.
+	ObsDim() int
+	// ActionSpace returns one agent's action space.
+	ActionSpace() Space
+	// Params returns a copy of the environment's parameter vector θ.
+	Params() Params
+	// SetParams sets the parameters named in p to its values; parameters
+	// not named keep theirs. An unknown name or a value outside its domain
+	// is an error wrapping ErrParam and changes nothing.
+	SetParams(p Params) error
+	// Reset starts a new episode in every batch element; the same seed
+	// gives the same episode bit for bit.
+	Reset(seed int64) error
+	// Step applies the flat [B][N][ActDim] actions. Invalid actions (wrong
+	// length, NaN or ±Inf, a discrete index that is not an integer in
+	// [0, Choices)) give an error wrapping ErrAction that names the batch
+	// element, the agent and the value.
+	Step(actions []float64) error
+	// Obs returns the flat [B][N][ObsDim] observations of the current
+	// state.
+	Obs() []float64
+	// Reward returns the [B] team rewards of the last step.
+	Reward() []float64
+	// Effort returns the flat [B][N][M] effort matrices of the last step.
+	Effort() []float64
+	// Done returns, per batch element, whether its episode has ended.
+	Done() []bool
+	// EpisodeLength returns the number of steps of an episode.
+	EpisodeLength() int
+}
+
+// Embodied is implemented by environments whose agents and tasks have
+// positions in the plane, for recording and plotting.
+type Embodied interface {
+	Env
+	// AgentPositions returns the flat [N][2] agent positions of batch
+	// element b in the current state (a new slice).
+	AgentPositions(b int) []float64
+	// TaskPositions returns the flat [M][2] task (goal) positions of batch
+	// element b in the current state (a new slice).
+	TaskPositions(b int) []float64
+}
+
+// Recorder keeps the trajectory of one batch element of an episode: a plain
+// struct of slices, for plotting or inspection. Create it with the batch
+// element to record and call Record after Reset and after each Step.
+type Recorder struct {
+	// Element is the batch element recorded.
+	Element int
+	// Env is the environment's name; Agents and Tasks its N and M.
+	Env           string
+	Agents, Tasks int
+	// Steps[k] is the step count at record k (0 right after Reset).
+	Steps []int
+	// AgentPos[k] and TaskPos[k] are the flat [N][2] and [M][2] positions
+	// at record k, for Embodied environments (nil otherwise).
+	AgentPos [][]float64
+	TaskPos  [][]float64
+	// Actions[k] holds the flat [N][ActDim] actions that led to record k
+	// (nil for the record after Reset).
+	Actions [][]float64
+	// Efforts[k] is the flat [N][M] effort matrix of the step that led to
+	// record k (zeros after Reset); Rewards[k] its team reward.
+	Efforts [][]float64
+	Rewards []float64
+	// Obs[k] is the flat [N][ObsDim] observation at record k.
+	Obs [][]float64
+}
+
+// NewRecorder returns a recorder of batch element b.
+func NewRecorder(b int) *Recorder { return &Recorder{Element: b} }
+
+// Record appends the current state of the recorder's batch element of env.
+// actions are the flat [B][N][ActDim] actions of the step just taken, or
+// nil right after Reset.
+func (r *Recorder) Record(env Env, actions []float64) error {
+	b, n, m := r.Element, env.Agents(), env.Tasks()
+	if b < 0 || b >= env.Batch() {
+		return fmt.Errorf("simulate: recorder element %d outside the batch of %d: %w", b, env.Batch(), ErrConfig)
+	}
+	r.Env, r.Agents, r.Tasks = env.Name(), n, m
+	step := 0
+	if actions != nil && len(r.Steps) > 0 {
+		step = r.Steps[len(r.Steps)-1] + 1
+	} else if actions != nil {
+		step = 1
+	}
+	r.Steps = append(r.Steps, step)
+	if e, ok := env.(Embodied); ok {
+		r.AgentPos = append(r.AgentPos, e.AgentPositions(b))
+		r.TaskPos = append(r.TaskPos, e.TaskPositions(b))
+	}
+	w := env.ActionSpace().Width()
+	if actions != nil && len(actions) >= (b+1)*n*w {
+		r.Actions = append(r.Actions, append([]float64(nil), actions[b*n*w:(b+1)*n*w]...))
+	} else {
+		r.Actions = append(r.Actions, nil)
+	}
+	if eff := env.Effort(); len(eff) >= (b+1)*n*m {
+		r.Efforts = append(r.Efforts, append([]float64(nil), eff[b*n*m:(b+1)*n*m]...))
+	} else {
+		r.Efforts = append(r.Efforts, make([]float64, n*m))
+	}
+	rew := 0.0
+	if rw := env.Reward(); b < len(rw) {
+		rew = rw[b]
+	}
+	r.Rewards = append(r.Rewards, rew)
+	d := env.ObsDim()
+	if o := env.Obs(); len(o) >= (b+1)*n*d {
+		r.Obs = append(r.Obs, append([]float64(nil), o[b*n*d:(b+1)*n*d]...))
+	} else {
+		r.Obs = append(r.Obs, nil)
+	}
+	return nil
+}
+
+// Return returns the sum of the recorded rewards.
+func (r *Recorder) Return() float64 {
+	s := 0.0
+	for _, v := range r.Rewards {
+		s += v
+	}
+	return s
+}
+
+// checkActions validates a flat [B][N][width] action slice against space:
+// its length, finiteness, and for discrete spaces integer indices in
+// [0, Choices). The error wraps ErrAction and names the batch element, the
+// agent and the value. Environments of this package share it.
+func checkActions(env string, space Space, batch, agents int, actions []float64) error {
+	w := space.Width()
+	if len(actions) != batch*agents*w {
+		return fmt.Errorf("simulate: %s: %d action values, want B*N*ActDim = %d*%d*%d = %d: %w",
+			env, len(actions), batch, agents, w, batch*agents*w, ErrAction)
+	}
+	for k, v := range actions {
+		bad := ""
+		switch {
+		case math.IsNaN(v):
+			bad = "NaN"
+		case math.IsInf(v, 0):
+			bad = "infinite"
+		case space.Discrete && (v != math.Trunc(v) || v < 0 || v >= float64(space.Choices)):
+			bad = fmt.Sprintf("not an integer index in [0, %d)", space.Choices)
+		}
+		if bad != "" {
+			b, i, c := k/(agents*w), (k/w)%agents, k%w
+			if space.Discrete {
+				return fmt.Errorf("simulate: %s: batch %d agent %d: action %v is %s: %w", env, b, i, v, bad, ErrAction)
+			}
+			return fmt.Errorf("simulate: %s: batch %d agent %d: action[%d] = %v is %s: %w", env, b, i, c, v, bad, ErrAction)
+		}
+	}
+	return nil
+}
