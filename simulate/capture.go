@@ -536,9 +536,10 @@ func captureEfforts(d, r []float64) {
 		}
 		return
 	}
-	inv := 1 / float64(m-1)
+	inv, invS := 1/float64(m-1), 1/s
 	for j, v := range d {
-		r[j] = (1 - v/s) * inv
+		// max: v/s rounded up past 1 must not give a negative effort.
+		r[j] = max(0, 1-v*invS) * inv
 	}
 }
 
@@ -596,8 +597,43 @@ func (c *Capture) observe(b int, pos, vel, obs []float64) {
 		for j := 0; j < M; j++ {
 			o[4+2*j], o[5+2*j] = px-g[2*j], py-g[2*j+1]
 		}
-		for k := 0; k < c.rays; k++ {
-			o[4+2*M+k], _ = c.ray(p, i, k)
+		if c.rays > 0 {
+			c.scan(p, i, o[4+2*M:])
+		}
+	}
+}
+
+// scan writes the range readings of agent i, as ray for every ray, but
+// skipping the agents too far away for any ray to reach.
+func (c *Capture) scan(p []float64, i int, out []float64) {
+	rng := c.sensorRange
+	for k := range out {
+		out[k] = rng
+	}
+	ox, oy := p[2*i], p[2*i+1]
+	r2 := CaptureRadius * CaptureRadius
+	for j := 0; j < c.n; j++ {
+		if j == i {
+			continue
+		}
+		ux, uy := p[2*j]-ox, p[2*j+1]-oy
+		u2 := ux*ux + uy*uy
+		// Every hit is at least |u| - radius away.
+		if reach := rng + CaptureRadius; u2 >= reach*reach {
+			continue
+		}
+		for k := range out {
+			proj := ux*c.cos[k] + uy*c.sin[k]
+			if !(proj > 0) {
+				continue
+			}
+			perp2 := u2 - proj*proj
+			if !(perp2 < r2) {
+				continue
+			}
+			if dist := proj - math.Sqrt(r2-perp2); dist < out[k] {
+				out[k] = dist
+			}
 		}
 	}
 }

@@ -129,6 +129,7 @@ func (c *Capture) elementGradient(b int, pol Policy, seed int64, sl captureSlots
 		}
 	}
 	noise := newRNG(seed, c.base+b, streamNoise)
+	space := c.ActionSpace()
 	ret := 0.0
 	sdt := CaptureDt / CaptureSubsteps
 	keep := 1 - c.drag
@@ -138,13 +139,11 @@ func (c *Capture) elementGradient(b int, pol Policy, seed int64, sl captureSlots
 			c.observeTangent(t, goal, i, sl.sensorRange)
 			t.z[0], t.z[1] = noise.normal(), noise.normal()
 			pol.ActTangent(i, t.obs, t.dObs, t.z, t.act, t.dAct)
+			if err := checkAgentAction(c.Name(), space, b, i, t.act); err != nil {
+				return 0, err
+			}
 			for cc := 0; cc < 2; cc++ {
-				a := t.act[cc]
-				if a-a != 0 {
-					return 0, fmt.Errorf("simulate: capture: batch %d agent %d: policy action[%d] = %v is not finite: %w",
-						b, i, cc, a, ErrAction)
-				}
-				t.a[2*i+cc] = a
+				t.a[2*i+cc] = t.act[cc]
 				for k := 0; k < K; k++ {
 					t.da[(2*i+cc)*K+k] = t.dAct[k*2+cc]
 				}

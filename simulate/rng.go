@@ -6,7 +6,11 @@ import "math"
 // locks. Each batch element draws from its own stream, derived from the
 // episode seed, the element index and a stream tag, so that elements are
 // independent of one another and of the batch size.
-type rng struct{ s uint64 }
+type rng struct {
+	s     uint64
+	spare float64 // the second value of the last Box-Muller pair
+	has   bool
+}
 
 // Stream tags: spawning and policy noise draw from separate streams, so that
 // the noise of a rollout does not depend on how many spawn attempts the
@@ -43,10 +47,17 @@ func (r *rng) float64() float64 { return float64(r.next()>>11) * (1.0 / (1 << 53
 // uniform returns a uniform value in [lo, hi).
 func (r *rng) uniform(lo, hi float64) float64 { return lo + (hi-lo)*r.float64() }
 
-// normal returns a standard normal value (Box-Muller, one value per call,
-// so that the sequence of draws does not depend on parity).
+// normal returns a standard normal value (Box-Muller: each pair of
+// uniforms gives two values, returned by consecutive calls).
 func (r *rng) normal() float64 {
+	if r.has {
+		r.has = false
+		return r.spare
+	}
 	u := 1 - r.float64() // (0, 1]
 	v := r.float64()
-	return math.Sqrt(-2*math.Log(u)) * math.Cos(2*math.Pi*v)
+	rad := math.Sqrt(-2 * math.Log(u))
+	s, c := math.Sincos(2 * math.Pi * v)
+	r.spare, r.has = rad*s, true
+	return rad * c
 }

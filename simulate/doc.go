@@ -1,0 +1,59 @@
+// Package simulate provides batched multi-agent environments whose rewards
+// follow R(A) = U(T(...)), differentiable with respect to their parameters.
+//
+// Every environment runs B independent copies (the batch) of an episode with
+// N agents and M tasks. At each step the agents' actions produce an N x M
+// effort matrix A per batch element, and the shared team reward is
+// R(A) = U(T_1(a_1), ..., T_M(a_M)) of package aggregators (plus whatever
+// the environment adds, documented on it). All data cross the Env interface
+// as flat float64 slices in row-major order, batch first:
+//
+//	actions [B][N][ActDim]   (discrete spaces: ActDim = 1, the chosen index)
+//	Obs()   [B][N][ObsDim]
+//	Effort  [B][N][M]
+//	Reward  [B]
+//
+// Environments: MatrixGame (the one-step matrix game of the paper,
+// continuous or discrete), Capture (Multi-goal-capture with the VMAS
+// physics of the paper's scenario, optional range sensor), and the discrete
+// environments Blotto and Foraging.
+//
+// # Parameters
+//
+// Each environment has a named parameter vector θ (Params): the parameters
+// of the parametric aggregators ("U.t", "T.t", or "T0.t", "T1.t", ... for
+// per-task inner operators) and physical ones (for Capture: "drag",
+// "force", "goal.x" or fixed goal coordinates, "sensor.range"). Read it
+// with Params and change it with SetParams.
+//
+// # Differentiation
+//
+// A Policy is reparameterised: an agent's action is a deterministic
+// function of its observation and of standard normal noise. Rollout plays
+// an episode drawing the noise of batch element b from a stream fixed by
+// (seed, b), so that with the noise held fixed the return is a
+// deterministic function of θ. ReturnGradient (for a DifferentiableEnv such
+// as MatrixGame or Capture) differentiates that return with respect to
+// chosen parameters by forward-mode differentiation: K tangents are carried
+// alongside the state through the reward, the observations, the policy
+// (Policy.ActTangent) and the dynamics, one batch element at a time, so
+// memory does not grow with the episode length and the cost is that of a
+// rollout times a factor that grows with K. Non-smooth points (clamps, wall contacts, the
+// capture bonus, ties in min and max) take the subgradients documented on
+// each environment. HetGPS ascends the difference of two such gradients,
+// for a heterogeneous and a homogeneous team.
+//
+// Reference policies: ConstantPolicy, LinearTanh (act = Scale tanh(W obs +
+// B + Sigma noise), per agent or shared), UniformDiscrete, and
+// Capture.SeekerPolicy (specialists heading for their own goals, or
+// identical agents heading for the middle).
+//
+// # Determinism and concurrency
+//
+// Randomness comes only from the int64 seed given to Reset (and to Rollout
+// and ReturnGradient): the same seed gives the same episode bit for bit,
+// and batch element b draws from its own streams, so its episode does not
+// depend on the batch size. Environments hold no locks and no shared
+// random sources; one environment must not be used from two goroutines at
+// once, but distinct environments may run in parallel.
+package simulate

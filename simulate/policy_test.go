@@ -1,0 +1,176 @@
+package simulate
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+func TestRolloutMatrix(t *testing.T) {
+	const B = 5
+	for _, discrete := range []bool{false, true} {
+		g, _ := NewMatrixGame(B, 3, 4, discrete, reward(t, "softmax(-1)", "softmax(2)"))
+		var pol Policy = NewLinearTanh(3, 1, 4, 0.5, 1, 1.5, 2)
+		if discrete {
+			pol = UniformDiscrete{Choices: 4}
+		}
+		a, err := Rollout(g, pol, 7, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := Rollout(g, pol, 7, nil)
+		c, _ := Rollout(g, pol, 8, nil)
+		differs := false
+		for k := range a {
+			if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
+				t.Fatal("same seed, different returns")
+			}
+			differs = differs || a[k] != c[k]
+		}
+		if !differs {
+			t.Error("seeds 7 and 8 give the same returns")
+		}
+		// Batch elements are independent: element b alone (with its noise
+		// stream) gives the same return.
+		for b := 0; b < B; b++ {
+			one, _ := NewMatrixGame(1, 3, 4, discrete, reward(t, "softmax(-1)", "softmax(2)"))
+			one.base = b
+			r, err := Rollout(one, pol, 7, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r[0] != a[b] {
+				t.Errorf("discrete=%v element %d: %v alone, %v in the batch", discrete, b, r[0], a[b])
+			}
+		}
+	}
+}
+
+func TestRecorder(t *testing.T) {
+	c := newCapture(t, CaptureConfig{Batch: 3, EpisodeLength: 7, Sensor: true})
+	rec := NewRecorder(2)
+	pol := c.SeekerPolicy(2, 0.5, 0.2, false)
+	ret, err := Rollout(c, pol, 4, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.Steps) != 8 || rec.Steps[7] != 7 || rec.Agents != 2 || rec.Tasks != 2 || rec.Env != "capture" {
+		t.Fatalf("recorder %+v", rec.Steps)
+	}
+	if math.Abs(rec.Return()-ret[2]) > 1e-15 {
+		t.Errorf("recorded return %v, Rollout %v", rec.Return(), ret[2])
+	}
+	if rec.Actions[0] != nil || len(rec.Actions[1]) != 4 || len(rec.Efforts[3]) != 4 || len(rec.Obs[5]) != 2*c.ObsDim() {
+		t.Errorf("recorded slices have the wrong sizes: %v %d %d %d", rec.Actions[0], len(rec.Actions[1]), len(rec.Efforts[3]), len(rec.Obs[5]))
+	}
+	if len(rec.AgentPos) != 8 || len(rec.TaskPos[0]) != 4 {
+		t.Error("positions not recorded")
+	}
+	final := c.AgentPositions(2)
+	for k, v := range final {
+		if rec.AgentPos[7][k] != v {
+			t.Error("last recorded positions are not the final ones")
+		}
+	}
+	if err := NewRecorder(5).Record(c, nil); !errors.Is(err, ErrConfig) {
+		t.Errorf("element outside the batch: %v", err)
+	}
+	// Matrix game: no positions.
+	g, _ := NewMatrixGame(2, 2, 2, true, reward(t, "min", "max"))
+	rg := NewRecorder(0)
+	if _, err := Rollout(g, UniformDiscrete{Choices: 2}, 1, rg); err != nil {
+		t.Fatal(err)
+	}
+	if len(rg.Rewards) != 2 || rg.AgentPos != nil {
+		t.Errorf("matrix recorder: %d rewards, positions %v", len(rg.Rewards), rg.AgentPos)
+	}
+}
+
+func TestGradientErrors(t *testing.T) {
+	g, _ := NewMatrixGame(2, 2, 2, false, reward(t, "softmax(1)", "max"))
+	pol := ConstantPolicy{Actions: [][]float64{{0, 0}}}
+	if _, _, err := ReturnGradient(g, pol, 0, []string{"T.t"}); !errors.Is(err, ErrParam) {
+		t.Errorf("max has no parameter: %v", err)
+	}
+	if _, _, err := ReturnGradient(g, pol, 0, []string{"U.t", "U.t"}); !errors.Is(err, ErrParam) {
+		t.Errorf("repeated name: %v", err)
+	}
+	if _, _, err := ReturnGradient(g, ConstantPolicy{Actions: [][]float64{{0}}}, 0, nil); !errors.Is(err, ErrConfig) {
+		t.Errorf("short constant action: %v", err)
+	}
+	if _, _, err := ReturnGradient(g, ConstantPolicy{Actions: [][]float64{{math.NaN(), 0}}}, 0, nil); !errors.Is(err, ErrAction) {
+		t.Errorf("NaN action: %v", err)
+	}
+	c := newCapture(t, CaptureConfig{Batch: 1})
+	if _, _, err := ReturnGradient(c, NewLinearTanh(3, c.ObsDim(), 2, 1, 0, 1, 0), 0, []string{"drag"}); !errors.Is(err, ErrConfig) {
+		t.Errorf("3 policies for 2 agents: %v", err)
+	}
+	if _, _, err := ReturnGradient(c, NewLinearTanh(1, 3, 2, 1, 0, 1, 0), 0, []string{"drag"}); !errors.Is(err, ErrConfig) {
+		t.Errorf("wrong observation size: %v", err)
+	}
+	if _, _, err := ReturnGradient(c, ConstantPolicy{Actions: [][]float64{{math.Inf(1), 0}}}, 0, nil); !errors.Is(err, ErrAction) {
+		t.Errorf("infinite action: %v", err)
+	}
+	if _, err := Rollout(c, nil, 0, nil); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil policy: %v", err)
+	}
+	// With K = 0 the return is still computed.
+	ret, grad, err := ReturnGradient(c, c.SeekerPolicy(1, 0, 0, true), 3, nil)
+	if err != nil || len(ret) != 1 || len(grad[0]) != 0 {
+		t.Errorf("K = 0: %v %v %v", ret, grad, err)
+	}
+}
+
+func TestLinearTanhTangent(t *testing.T) {
+	p := NewLinearTanh(2, 3, 2, 0.7, 0.4, 1.3, 5)
+	obs, noise := []float64{0.2, -0.4, 0.9}, []float64{0.3, -1.1}
+	dObs := []float64{1, 0, 0, 0, 0.5, -2} // K = 2
+	act, dAct := make([]float64, 2), make([]float64, 4)
+	p.ActTangent(1, obs, dObs, noise, act, dAct)
+	plain := make([]float64, 2)
+	p.Act(1, obs, noise, plain)
+	for k := 0; k < 2; k++ {
+		h := 1e-6
+		hi, lo := make([]float64, 3), make([]float64, 3)
+		for o := range obs {
+			hi[o] = obs[o] + h*dObs[k*3+o]
+			lo[o] = obs[o] - h*dObs[k*3+o]
+		}
+		ah, al := make([]float64, 2), make([]float64, 2)
+		p.Act(1, hi, noise, ah)
+		p.Act(1, lo, noise, al)
+		for c := 0; c < 2; c++ {
+			if act[c] != plain[c] {
+				t.Fatal("ActTangent's action differs from Act's")
+			}
+			if fd := (ah[c] - al[c]) / (2 * h); math.Abs(fd-dAct[k*2+c]) > 1e-8 {
+				t.Errorf("tangent %d action %d: %v, finite difference %v", k, c, dAct[k*2+c], fd)
+			}
+		}
+	}
+}
+
+func TestGainGradient(t *testing.T) {
+	c := newCapture(t, CaptureConfig{Batch: 8, Reward: reward(t, "softmax(-2)", "softmax(2)"), EpisodeLength: 30})
+	het, hom := c.SeekerPolicy(2, 0.5, 0.2, false), c.SeekerPolicy(2, 0.5, 0.2, true)
+	params := []string{"U.t", "T.t"}
+	gain, grad, err := GainGradient(c, het, hom, 3, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh, gh, _ := ReturnGradient(c, het, 3, params)
+	ro, gHom, _ := ReturnGradient(c, hom, 3, params)
+	want, wantGrad := 0.0, make([]float64, 2)
+	for b := range rh {
+		want += (rh[b] - ro[b]) / 8
+		for k := range wantGrad {
+			wantGrad[k] += (gh[b][k] - gHom[b][k]) / 8
+		}
+	}
+	if math.Abs(gain-want) > 1e-12 || math.Abs(grad[0]-wantGrad[0]) > 1e-12 || math.Abs(grad[1]-wantGrad[1]) > 1e-12 {
+		t.Errorf("gain %v %v, want %v %v", gain, grad, want, wantGrad)
+	}
+	if !(gain > 0) {
+		t.Errorf("specialists should beat identical agents under softmax(-2)∘softmax(2): gain %v", gain)
+	}
+}
