@@ -1,0 +1,252 @@
+package figures
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+)
+
+// line2 returns n+1 points from a to b.
+func line2(a, b [2]float64, n int) [][2]float64 {
+	out := make([][2]float64, n+1)
+	for k := range out {
+		f := float64(k) / float64(n)
+		out[k] = [2]float64{a[0] + f*(b[0]-a[0]), a[1] + f*(b[1]-a[1])}
+	}
+	return out
+}
+
+func sampleEpisode() Trajectories {
+	return Trajectories{
+		Title:       "sample",
+		Agents:      [][][2]float64{line2([2]float64{-1, -0.8}, [2]float64{1, 0.8}, 20), line2([2]float64{-1, 0.8}, [2]float64{0.2, -0.3}, 20)},
+		Tasks:       [][][2]float64{{{1, 0.8}}, line2([2]float64{1, -1}, [2]float64{0.6, -0.6}, 20)},
+		Obstacles:   []Disc{{X: 0, Y: 0.6, R: 0.2}},
+		AgentRadius: 0.05,
+		TaskRadius:  0.05,
+		Bounds:      [4]float64{-1.4, 1.4, -1.2, 1.2},
+		ArrowEvery:  5,
+		TaskName:    "goal",
+	}
+}
+
+func sampleEfforts() Efforts {
+	e := Efforts{Title: "het", Agents: 2, Tasks: 2}
+	for k := 0; k <= 10; k++ {
+		f := float64(k) / 10
+		e.Steps = append(e.Steps, k)
+		e.Matrices = append(e.Matrices, []float64{0.5 + f/2, 0.5 - f/2, 0.5 - f/2, 0.5 + f/2})
+	}
+	e.Matrices[0] = []float64{0, 0, 0, 0} // the record after Reset
+	return e
+}
+
+func decode(t *testing.T, f *Figure) image.Image {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(f.PNG()))
+	if err != nil {
+		t.Fatalf("PNG does not decode: %v", err)
+	}
+	wantW, wantH := int(math.Round(f.Width.Dots(96))), int(math.Round(f.Height.Dots(96)))
+	if b := img.Bounds(); b.Dx() != wantW || b.Dy() != wantH {
+		t.Fatalf("image is %dx%d, want %dx%d", b.Dx(), b.Dy(), wantW, wantH)
+	}
+	return img
+}
+
+func TestEpisodePNGs(t *testing.T) {
+	one := sampleEpisode()
+	two := sampleEpisode()
+	two.Title, two.Tasks = "static", two.Tasks[:1]
+	grid := Trajectories{
+		Agents:  [][][2]float64{{{0, 0}, {1, 0}, {1, 1}}, {{0, 0}, {1, 0}, {1, 1}}},
+		Tasks:   [][][2]float64{{{2, 2}, {2, 2}, {0, 2}}},
+		MaxStep: 1.01, Offset: 0.06, TaskName: "item",
+	}
+	tall := Trajectories{Agents: [][][2]float64{{{0, 0}, {0.1, 3}}}}
+	for name, f := range map[string]*Figure{
+		"one":     Episode("", one),
+		"two":     Episode("two panels", one, two),
+		"grid":    Episode("grid", grid),
+		"tall":    Episode("tall", tall),
+		"single":  Episode("a single point", Trajectories{Agents: [][][2]float64{{{0.3, 0.3}}}}),
+		"efforts": EffortLines("efforts", sampleEfforts(), sampleEfforts()),
+		"strips":  EffortStrips("strips", sampleEfforts(), sampleEfforts()),
+		"1 step":  EffortLines("", Efforts{Steps: []int{1}, Matrices: [][]float64{{0.2, 0.8}}, Agents: 1, Tasks: 2}),
+	} {
+		t.Run(name, func(t *testing.T) { decode(t, f) })
+	}
+	if f := Episode("tall", tall); f.Height <= f.Width-episodeLegend {
+		t.Errorf("a tall world gives a %v x %v figure, want it taller than wide", f.Width, f.Height)
+	}
+}
+
+// pixel returns the image pixel of the figure point p (figure coordinates
+// have their origin at the bottom left, images at the top left).
+func pixel(p vg.Point, h vg.Length) image.Point {
+	return image.Point{X: int(math.Floor(p.X.Dots(96))), Y: int(math.Floor((h - p.Y).Dots(96)))}
+}
+
+func near(a, b color.Color, tol int) bool {
+	r1, g1, b1, _ := a.RGBA()
+	r2, g2, b2, _ := b.RGBA()
+	d := func(x, y uint32) int { return int(x>>8) - int(y>>8) }
+	abs := func(v int) int {
+		if v < 0 {
+			return -v
+		}
+		return v
+	}
+	return abs(d(r1, r2)) <= tol && abs(d(g1, g2)) <= tol && abs(d(b1, b2)) <= tol
+}
+
+// TestEpisodeDrawsWhereTheDataAre renders an episode and looks at the
+// pixels where the layout puts an agent's start and end, an empty spot and
+// a corner of the world.
+func TestEpisodeDrawsWhereTheDataAre(t *testing.T) {
+	for _, size := range []string{"natural", "resized"} {
+		tr := sampleEpisode()
+		l := newEpisodeLayout("t", []Trajectories{tr, tr})
+		f := Episode("t", tr, tr)
+		if size == "resized" {
+			f.Width, f.Height = f.Width*1.3, f.Height*0.8
+		}
+		img := decode(t, f)
+		at := func(k int, x, y float64) image.Point { return pixel(l.dataPoint(k, x, y, f.Width, f.Height), f.Height) }
+		red := agentColor(0)
+		for k := 0; k < 2; k++ {
+			// The line leaves the start ring's centre in the agent's colour.
+			start := at(k, -1, -0.8)
+			found := false
+			for dx := -2; dx <= 2 && !found; dx++ {
+				for dy := -2; dy <= 2 && !found; dy++ {
+					px := img.At(start.X+dx, start.Y+dy)
+					found = near(px, red, 40) || near(px, darker(red), 40) // the line, or a velocity arrow on it
+				}
+			}
+			if !found {
+				t.Errorf("%s, panel %d: no agent colour near its start at pixel %v", size, k, start)
+			}
+			// The end is a filled disc: the agent's colour at its centre
+			// (the task's cross sits on agent 0's end, so look at agent 1).
+			if end := at(k, 0.2, -0.3); !near(img.At(end.X+1, end.Y+1), agentColor(1), 10) {
+				t.Errorf("%s, panel %d: pixel %v at agent 1's end is %v, want %v", size, k, end, img.At(end.X+1, end.Y+1), agentColor(1))
+			}
+			// Nothing is drawn at (-1, -0.2).
+			if p := at(k, -1, 0); !near(img.At(p.X, p.Y), color.White, 0) {
+				t.Errorf("%s, panel %d: empty spot %v is %v, want white", size, k, p, img.At(p.X, p.Y))
+			}
+			// The obstacle is filled.
+			if p := at(k, 0, 0.6); !near(img.At(p.X, p.Y), obstacleColor, 10) {
+				t.Errorf("%s, panel %d: obstacle centre %v is %v", size, k, p, img.At(p.X, p.Y))
+			}
+			// Equal scales on x and y.
+			o, x1, y1 := l.dataPoint(k, 0, 0, f.Width, f.Height), l.dataPoint(k, 1, 0, f.Width, f.Height), l.dataPoint(k, 0, 1, f.Width, f.Height)
+			if dx, dy := x1.X-o.X, y1.Y-o.Y; math.Abs(float64(dx-dy)) > 1e-4*float64(dx) {
+				t.Errorf("%s, panel %d: one world unit is %v wide and %v high", size, k, dx, dy)
+			}
+		}
+	}
+}
+
+func TestPaths(t *testing.T) {
+	got := Paths([][]float64{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}})
+	want := [][][2]float64{{{0, 1}, {4, 5}, {8, 9}}, {{2, 3}, {6, 7}, {10, 11}}}
+	if len(got) != len(want) {
+		t.Fatalf("Paths: %v, want %v", got, want)
+	}
+	for e := range want {
+		for k := range want[e] {
+			if got[e][k] != want[e][k] {
+				t.Fatalf("Paths: %v, want %v", got, want)
+			}
+		}
+	}
+	if Paths(nil) != nil {
+		t.Error("Paths(nil) is not nil")
+	}
+}
+
+func TestRuns(t *testing.T) {
+	path := [][2]float64{{0, 0}, {1, 0}, {1, 1}, {4, 4}, {4, 4}, {0, 0}}
+	if got := runs(path, 0); len(got) != 1 || len(got[0]) != 6 {
+		t.Errorf("runs without MaxStep: %v", got)
+	}
+	got := runs(path, 1.5)
+	if len(got) != 3 || len(got[0]) != 3 || len(got[1]) != 2 || len(got[2]) != 1 {
+		t.Errorf("runs(MaxStep 1.5) = %v, want runs of 3, 2 and 1 records", got)
+	}
+	if !still(got[1]) || still(got[0]) {
+		t.Errorf("still: %v %v", still(got[1]), still(got[0]))
+	}
+}
+
+func TestEpisodeMalformedInputPanics(t *testing.T) {
+	ok := sampleEpisode
+	with := func(f func(*Trajectories)) func() {
+		return func() {
+			tr := ok()
+			f(&tr)
+			Episode("", tr)
+		}
+	}
+	nan := math.NaN()
+	cases := map[string]func(){
+		"no panels":        func() { Episode("") },
+		"no agents":        with(func(t *Trajectories) { t.Agents = nil }),
+		"empty agent":      with(func(t *Trajectories) { t.Agents[1] = nil }),
+		"NaN agent":        with(func(t *Trajectories) { t.Agents[0][3][1] = nan }),
+		"empty task":       with(func(t *Trajectories) { t.Tasks[0] = nil }),
+		"Inf task":         with(func(t *Trajectories) { t.Tasks[1][0][0] = math.Inf(1) }),
+		"velocity agents":  with(func(t *Trajectories) { t.Velocities = [][][2]float64{{{1, 1}}} }),
+		"velocity records": with(func(t *Trajectories) { t.Velocities = [][][2]float64{t.Agents[0][:2], t.Agents[1]} }),
+		"arrows":           with(func(t *Trajectories) { t.ArrowEvery = -1 }),
+		"obstacle":         with(func(t *Trajectories) { t.Obstacles[0].R = 0 }),
+		"radius":           with(func(t *Trajectories) { t.AgentRadius = -1 }),
+		"bounds":           with(func(t *Trajectories) { t.Bounds = [4]float64{1, -1, 0, 1} }),
+		"max step":         with(func(t *Trajectories) { t.MaxStep = nan }),
+		"offset":           with(func(t *Trajectories) { t.Offset = math.Inf(-1) }),
+		"agent labels":     with(func(t *Trajectories) { t.AgentLabels = []string{"a"} }),
+		"task labels":      with(func(t *Trajectories) { t.TaskLabels = []string{"a", "b", "c"} }),
+		"odd record":       func() { Paths([][]float64{{1, 2, 3}}) },
+		"ragged records":   func() { Paths([][]float64{{1, 2}, {1, 2, 3, 4}}) },
+		"no effort rows":   func() { EffortLines("") },
+		"effort sizes":     func() { e := sampleEfforts(); e.Tasks = 0; EffortLines("", e) },
+		"effort steps":     func() { e := sampleEfforts(); e.Steps = e.Steps[1:]; EffortLines("", e) },
+		"effort matrix":    func() { e := sampleEfforts(); e.Matrices[2] = e.Matrices[2][:3]; EffortLines("", e) },
+		"effort NaN":       func() { e := sampleEfforts(); e.Matrices[2][1] = nan; EffortLines("", e) },
+		"only step 0":      func() { e := sampleEfforts(); e.Steps, e.Matrices = e.Steps[:1], e.Matrices[:1]; EffortLines("", e) },
+		"effort labels":    func() { e := sampleEfforts(); e.AgentLabels = []string{"x"}; EffortLines("", e) },
+		"no strip rows":    func() { EffortStrips("") },
+		"strip NaN":        func() { e := sampleEfforts(); e.Matrices[1][0] = math.Inf(1); EffortStrips("", e) },
+	}
+	for name, f := range cases {
+		func() {
+			defer func() {
+				r := recover()
+				if r == nil {
+					t.Errorf("%s: no panic", name)
+				} else if s, ok := r.(string); !ok || !strings.HasPrefix(s, "figures: ") {
+					t.Errorf("%s: panic %v does not start with \"figures: \"", name, r)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+func TestBlend(t *testing.T) {
+	c := color.RGBA{R: 10, G: 100, B: 200, A: 255}
+	if got := blend(c, 1); got != c {
+		t.Errorf("blend(c, 1) = %v, want %v", got, c)
+	}
+	if got := blend(c, 0); got != (color.RGBA{R: 255, G: 255, B: 255, A: 255}) {
+		t.Errorf("blend(c, 0) = %v, want white", got)
+	}
+}
