@@ -15,16 +15,21 @@
 //
 // Environments: MatrixGame (the one-step matrix game of the paper,
 // continuous or discrete), Capture (Multi-goal-capture with the VMAS
-// physics of the paper's scenario, optional range sensor), and the discrete
-// environments Blotto and Foraging.
+// physics of the paper's scenario, optional range sensor), Tag (N chasers
+// against K heuristic escapers among obstacles; Tag2v2 and Tag8v3), Blotto
+// (Team Colonel Blotto against a fixed stochastic adversary) and Foraging
+// (level-based foraging on a grid).
 //
 // # Parameters
 //
 // Each environment has a named parameter vector θ (Params): the parameters
 // of the parametric aggregators ("U.t", "T.t", or "T0.t", "T1.t", ... for
-// per-task inner operators) and physical ones (for Capture: "drag",
-// "force", "goal.x" or fixed goal coordinates, "sensor.range"). Read it
-// with Params and change it with SetParams.
+// per-task inner operators) and physical ones: for Capture "drag",
+// "force", "goal.x" or fixed goal coordinates, "sensor.range"; for Tag
+// "drag", "force", "escaper.force", "chaser.speed", "escaper.speed",
+// "obstacle.radius", "shaping", "penalty"; for Blotto the battlefield
+// values "V[j]"; for Foraging the item levels "L[j]". Read it with Params
+// and change it with SetParams.
 //
 // # Differentiation
 //
@@ -32,8 +37,8 @@
 // function of its observation and of standard normal noise. Rollout plays
 // an episode drawing the noise of batch element b from a stream fixed by
 // (seed, b), so that with the noise held fixed the return is a
-// deterministic function of θ. ReturnGradient (for a DifferentiableEnv such
-// as MatrixGame or Capture) differentiates that return with respect to
+// deterministic function of θ. ReturnGradient (for a DifferentiableEnv:
+// MatrixGame, Capture, Tag and Blotto) differentiates that return with respect to
 // chosen parameters by forward-mode differentiation: K tangents are carried
 // alongside the state through the reward, the observations, the policy
 // (Policy.ActTangent) and the dynamics, one batch element at a time, so
@@ -46,7 +51,8 @@
 // Reference policies: ConstantPolicy, LinearTanh (act = Scale tanh(W obs +
 // B + Sigma noise), per agent or shared), UniformDiscrete, and
 // Capture.SeekerPolicy (specialists heading for their own goals, or
-// identical agents heading for the middle).
+// identical agents heading for the middle), and TagChaser (each chaser
+// after its own escaper, or all after the nearest).
 //
 // # Determinism and concurrency
 //
