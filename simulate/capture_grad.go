@@ -91,15 +91,11 @@ func (c *Capture) ReturnGradient(pol Policy, seed int64, params []string) ([]flo
 	t.act, t.dAct, t.z = alloc(2), alloc(2*K), alloc(2)
 	t.d, t.dd, t.e, t.de = alloc(N*M), alloc(N*M*K), alloc(N*M), alloc(N*M*K)
 	t.dR, t.dS = alloc(K), alloc(K)
-	ret := make([]float64, c.b)
-	grad := make([][]float64, c.b)
-	for b := 0; b < c.b; b++ {
-		grad[b] = make([]float64, K)
-		r, err := c.elementGradient(b, pol, seed, sl, t, grad[b])
-		if err != nil {
-			return nil, nil, err
-		}
-		ret[b] = r
+	ret, grad, err := gradientsOverBatch(c.b, K, func(b int, g []float64) (float64, error) {
+		return c.elementGradient(b, pol, seed, sl, t, g)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	c.steps = c.length
 	for b := range c.done {

@@ -43,3 +43,20 @@ func GainGradient(env DifferentiableEnv, het, hom Policy, seed int64, params []s
 	}
 	return gain, grad, nil
 }
+
+// gradientsOverBatch runs element for every batch element b, one after
+// another, giving it a fresh gradient slice of length k, and collects the
+// returns and gradients. It stops at the first error.
+func gradientsOverBatch(batch, k int, element func(b int, grad []float64) (float64, error)) ([]float64, [][]float64, error) {
+	ret := make([]float64, batch)
+	grad := make([][]float64, batch)
+	for b := 0; b < batch; b++ {
+		grad[b] = make([]float64, k)
+		r, err := element(b, grad[b])
+		if err != nil {
+			return nil, nil, err
+		}
+		ret[b] = r
+	}
+	return ret, grad, nil
+}

@@ -100,15 +100,11 @@ func (g *Tag) ReturnGradient(pol Policy, seed int64, params []string) ([]float64
 	t.e, t.de = alloc(N*M), alloc(N*M*K)
 	t.dR, t.dDist = alloc(K), alloc(K)
 	t.dh, t.dn = alloc(2*K), alloc(2*K)
-	ret := make([]float64, g.b)
-	grad := make([][]float64, g.b)
-	for b := 0; b < g.b; b++ {
-		grad[b] = make([]float64, K)
-		r, err := g.elementGradient(b, pol, seed, sl, t, grad[b])
-		if err != nil {
-			return nil, nil, err
-		}
-		ret[b] = r
+	ret, grad, err := gradientsOverBatch(g.b, K, func(b int, gr []float64) (float64, error) {
+		return g.elementGradient(b, pol, seed, sl, t, gr)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	g.steps = g.length
 	for b := range g.done {
