@@ -130,17 +130,7 @@ func EffortLines(title string, rows ...Efforts) *Figure {
 	if len(rows) == 0 {
 		panic("figures: EffortLines needs at least one episode of efforts")
 	}
-	cols, agents, top := 0, 0, 1.0
-	for r, e := range rows {
-		e.check(r)
-		cols = max(cols, e.Tasks)
-		agents = max(agents, e.Agents)
-		for _, m := range e.Matrices {
-			for _, v := range m {
-				top = math.Max(top, v)
-			}
-		}
-	}
+	cols, agents, top := effortExtent(rows)
 	plots := make([][]*plot.Plot, len(rows))
 	var labels Efforts
 	for r, e := range rows {
@@ -232,17 +222,7 @@ func EffortStrips(title string, rows ...Efforts) *Figure {
 	if len(rows) == 0 {
 		panic("figures: EffortStrips needs at least one episode of efforts")
 	}
-	cols, agents, top := 0, 0, 1.0
-	for r, e := range rows {
-		e.check(r)
-		cols = max(cols, e.Tasks)
-		agents = max(agents, e.Agents)
-		for _, m := range e.Matrices {
-			for _, v := range m {
-				top = math.Max(top, v)
-			}
-		}
-	}
+	cols, agents, top := effortExtent(rows)
 	plots := make([][]*plot.Plot, len(rows))
 	for r, e := range rows {
 		plots[r] = make([]*plot.Plot, cols)
@@ -341,4 +321,22 @@ func blend(c color.Color, v float64) color.Color {
 	r, g, b, _ := c.RGBA()
 	f := func(ch uint32) uint8 { return uint8(math.Round(255 - v*(255-float64(ch>>8)))) }
 	return color.RGBA{R: f(r), G: f(g), B: f(b), A: 255}
+}
+
+// effortExtent checks every episode of efforts and returns the largest
+// number of tasks and of agents among them, and the top of the effort
+// scale: 1, or the largest effort if that is more.
+func effortExtent(rows []Efforts) (cols, agents int, top float64) {
+	top = 1
+	for r, e := range rows {
+		e.check(r)
+		cols = max(cols, e.Tasks)
+		agents = max(agents, e.Agents)
+		for _, m := range e.Matrices {
+			for _, v := range m {
+				top = math.Max(top, v)
+			}
+		}
+	}
+	return cols, agents, top
 }
