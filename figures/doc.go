@@ -1,8 +1,8 @@
 // Package figures draws hetgain's results as gonum/plot pictures: line
 // charts, heat maps with a colour bar, strips of Schur classes along a
-// parameter axis, and recorded episodes (Episode: trajectories, goals,
+// parameter axis, recorded episodes (Episode: trajectories, goals,
 // escapers and obstacles; EffortLines and EffortStrips: the effort matrix
-// along an episode).
+// along an episode), and training curves with shaded bands (Bands, BandPanels).
 //
 // Every constructor returns a *Figure. A Figure has a PNG method, so a
 // gophernotes notebook draws it when it is the last expression of a cell,

@@ -1,0 +1,82 @@
+package learn
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hetgain/hetgain/aggregators"
+	"github.com/hetgain/hetgain/simulate"
+)
+
+// EnvSpec describes an environment of package simulate by plain values, so
+// that runs can be written to disk, resumed and listed in tables.
+type EnvSpec struct {
+	// Name is "matrix", "capture" or "tag".
+	Name string
+	// Agents is N (Tag: the chasers) and Tasks is M (Capture: the goals;
+	// Tag: the escapers). Zero means 2.
+	Agents, Tasks int
+	// Discrete selects the discrete matrix game.
+	Discrete bool
+	// U and T are the outer and inner operators in the syntax of
+	// aggregators.Parse, such as "min" or "softmax(0)".
+	U, T string
+	// EpisodeLength overrides the episode length of Capture and Tag (zero
+	// keeps the environment's default of 100).
+	EpisodeLength int
+	// Sensor adds Capture's range sensor.
+	Sensor bool
+}
+
+// String returns a compact description such as "matrix-cont N=4 M=4 U=min T=max".
+func (s EnvSpec) String() string {
+	s = s.withDefaults()
+	name := s.Name
+	if s.Name == "matrix" {
+		name += map[bool]string{false: "-cont", true: "-disc"}[s.Discrete]
+	}
+	return fmt.Sprintf("%s N=%d M=%d U=%s T=%s", name, s.Agents, s.Tasks, s.U, s.T)
+}
+
+func (s EnvSpec) withDefaults() EnvSpec {
+	s.Name = strings.ToLower(strings.TrimSpace(s.Name))
+	setInt(&s.Agents, 2)
+	setInt(&s.Tasks, 2)
+	return s
+}
+
+// Reward returns the reward U(T(...)) of the spec.
+func (s EnvSpec) Reward() (*aggregators.Reward, error) {
+	u, err := aggregators.Parse(s.U)
+	if err != nil {
+		return nil, fmt.Errorf("learn: outer operator: %v: %w", err, ErrConfig)
+	}
+	t, err := aggregators.Parse(s.T)
+	if err != nil {
+		return nil, fmt.Errorf("learn: inner operator: %v: %w", err, ErrConfig)
+	}
+	return aggregators.NewReward(u, t), nil
+}
+
+// New returns the environment of the spec with batch parallel episodes.
+func (s EnvSpec) New(batch int) (simulate.Env, error) {
+	s = s.withDefaults()
+	if s.Agents < 1 || s.Tasks < 1 {
+		return nil, fmt.Errorf("learn: %d agents and %d tasks, want at least 1 each: %w", s.Agents, s.Tasks, ErrConfig)
+	}
+	r, err := s.Reward()
+	if err != nil {
+		return nil, err
+	}
+	switch s.Name {
+	case "matrix":
+		return simulate.NewMatrixGame(batch, s.Agents, s.Tasks, s.Discrete, r)
+	case "capture":
+		return simulate.NewCapture(simulate.CaptureConfig{Batch: batch, Agents: s.Agents, Goals: s.Tasks,
+			Reward: r, EpisodeLength: s.EpisodeLength, Sensor: s.Sensor})
+	case "tag":
+		return simulate.NewTag(simulate.TagConfig{Batch: batch, Chasers: s.Agents, Escapers: s.Tasks,
+			Obstacles: 2, Reward: r, EpisodeLength: s.EpisodeLength})
+	}
+	return nil, fmt.Errorf("learn: unknown environment %q (want matrix, capture or tag): %w", s.Name, ErrConfig)
+}

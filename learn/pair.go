@@ -1,0 +1,180 @@
+package learn
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/hetgain/hetgain/simulate"
+)
+
+// RunSpec describes a paired run: a heterogeneous and a homogeneous team
+// trained side by side, from the same seed, in the same environment.
+type RunSpec struct {
+	// Env is the environment. Maker, if not nil, builds the environments
+	// instead (for environments outside EnvSpec); such a run can still be
+	// checkpointed, but resuming it needs the same Maker.
+	Env   EnvSpec
+	Maker EnvMaker `json:"-"`
+	// Team is the training configuration of both teams; its Kind is
+	// ignored.
+	Team Config
+	// Iterations is the number of training iterations of each team.
+	Iterations int
+	// EvalEvery is the number of iterations between two deterministic
+	// evaluations (default 1); EvalEpisodes the episodes of one (default
+	// 32).
+	EvalEvery, EvalEpisodes int
+}
+
+func (s RunSpec) withDefaults() RunSpec {
+	s.Team = s.Team.withDefaults()
+	setInt(&s.EvalEvery, 1)
+	setInt(&s.EvalEpisodes, 32)
+	return s
+}
+
+// Check returns an error wrapping ErrConfig naming the first invalid
+// setting of s.
+func (s RunSpec) Check() error {
+	if err := s.Team.Check(); err != nil {
+		return err
+	}
+	if s.Iterations < 0 || s.EvalEvery < 0 || s.EvalEpisodes < 0 {
+		return fmt.Errorf("learn: Iterations %d, EvalEvery %d, EvalEpisodes %d, want >= 0: %w",
+			s.Iterations, s.EvalEvery, s.EvalEpisodes, ErrConfig)
+	}
+	if s.Maker == nil {
+		if _, err := s.Env.Reward(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s RunSpec) maker() EnvMaker {
+	if s.Maker != nil {
+		return s.Maker
+	}
+	return s.Env.New
+}
+
+// PairStats is one row of a paired run's log.
+type PairStats struct {
+	// Iteration is the number of iterations each team has done.
+	Iteration int
+	// Frames is the number of frames each team has collected.
+	Frames int64
+	// HetReturn and HomReturn are the teams' mean training returns of the
+	// iteration (stochastic actions); Gain is their difference.
+	HetReturn, HomReturn, Gain float64
+	// HetEval and HomEval are the mean returns of the deterministic
+	// policies on the same evaluation episodes, and EvalGain their
+	// difference; NaN at iterations without evaluation.
+	HetEval, HomEval, EvalGain float64
+	// Seconds is the wall time of the iteration and FPS the frames of
+	// both teams per second, updates included (not deterministic).
+	Seconds, FPS float64
+}
+
+// Pair is a heterogeneous and a homogeneous team in the same environment,
+// trained in step: both teams do each iteration concurrently, from the same
+// spawn seeds.
+type Pair struct {
+	spec     RunSpec
+	het, hom *Team
+}
+
+// NewPair builds both teams of spec from its seed.
+func NewPair(spec RunSpec) (*Pair, error) {
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	spec = spec.withDefaults()
+	p := &Pair{spec: spec}
+	var err error
+	for _, k := range []TeamKind{Heterogeneous, Homogeneous} {
+		cfg := spec.Team
+		cfg.Kind = k
+		t, e := NewTeam(spec.maker(), cfg)
+		if e != nil {
+			err = e
+			break
+		}
+		if k == Heterogeneous {
+			p.het = t
+		} else {
+			p.hom = t
+		}
+	}
+	return p, err
+}
+
+// Het returns the heterogeneous team.
+func (p *Pair) Het() *Team { return p.het }
+
+// Hom returns the homogeneous team.
+func (p *Pair) Hom() *Team { return p.hom }
+
+// Spec returns the run's specification with defaults filled in.
+func (p *Pair) Spec() RunSpec { return p.spec }
+
+// Iterate runs one training iteration of both teams concurrently, then,
+// every EvalEvery iterations, evaluates both on the same episodes.
+func (p *Pair) Iterate() (PairStats, error) {
+	start := time.Now()
+	var st [2]IterStats
+	var errs [2]error
+	var wg sync.WaitGroup
+	for k, t := range []*Team{p.het, p.hom} {
+		wg.Add(1)
+		go func(k int, t *Team) {
+			defer wg.Done()
+			st[k], errs[k] = t.Iterate()
+		}(k, t)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return PairStats{}, err
+		}
+	}
+	row := PairStats{Iteration: st[0].Iteration, Frames: st[0].Frames,
+		HetReturn: st[0].Return, HomReturn: st[1].Return, Gain: st[0].Return - st[1].Return,
+		HetEval: math.NaN(), HomEval: math.NaN(), EvalGain: math.NaN()}
+	if row.Iteration%p.spec.EvalEvery == 0 || row.Iteration == p.spec.Iterations {
+		var err error
+		if row.HetEval, row.HomEval, err = p.Evaluate(p.evalSeed(row.Iteration)); err != nil {
+			return row, err
+		}
+		row.EvalGain = row.HetEval - row.HomEval
+	}
+	row.Seconds = time.Since(start).Seconds()
+	row.FPS = float64(2*p.het.buf.frames) / row.Seconds
+	return row, nil
+}
+
+// evalSeed is the seed of the evaluation after iteration iter.
+func (p *Pair) evalSeed(iter int) int64 {
+	r := newRNG(p.spec.Team.Seed, streamEval, uint64(iter))
+	return int64(r.next() >> 1)
+}
+
+// Evaluate plays EvalEpisodes episodes from seed with each team's
+// deterministic policy and returns both mean returns.
+func (p *Pair) Evaluate(seed int64) (het, hom float64, err error) {
+	if het, err = p.het.Evaluate(p.spec.EvalEpisodes, seed); err != nil {
+		return
+	}
+	hom, err = p.hom.Evaluate(p.spec.EvalEpisodes, seed)
+	return
+}
+
+// SetEnvParams sets environment parameters in both teams' environments.
+func (p *Pair) SetEnvParams(params simulate.Params) error {
+	if err := p.het.SetEnvParams(params); err != nil {
+		return err
+	}
+	return p.hom.SetEnvParams(params)
+}

@@ -1,0 +1,241 @@
+package learn
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Files of a run directory.
+const (
+	specFile       = "spec.json"
+	logFile        = "log.csv"
+	checkpointFile = "checkpoint.gob"
+)
+
+// teamState is what a checkpoint keeps of a team.
+type teamState struct {
+	Iter                  int
+	Frames                int64
+	Actor, Critic         []float64
+	ActorM, ActorV        []float64
+	CriticM, CriticV      []float64
+	ActorStep, CriticStep int
+}
+
+func (t *Team) state() teamState {
+	cp := func(x []float64) []float64 { return append([]float64(nil), x...) }
+	return teamState{Iter: t.iter, Frames: t.frames,
+		Actor: cp(t.actorParams), Critic: cp(t.criticParams),
+		ActorM: cp(t.actorOpt.m), ActorV: cp(t.actorOpt.v), ActorStep: t.actorOpt.t,
+		CriticM: cp(t.criticOpt.m), CriticV: cp(t.criticOpt.v), CriticStep: t.criticOpt.t}
+}
+
+func (t *Team) restore(s teamState) error {
+	if len(s.Actor) != len(t.actorParams) || len(s.Critic) != len(t.criticParams) ||
+		len(s.ActorM) != len(s.Actor) || len(s.ActorV) != len(s.Actor) ||
+		len(s.CriticM) != len(s.Critic) || len(s.CriticV) != len(s.Critic) {
+		return fmt.Errorf("learn: checkpoint holds %d actor and %d critic parameters, the team has %d and %d: %w",
+			len(s.Actor), len(s.Critic), len(t.actorParams), len(t.criticParams), ErrCheckpoint)
+	}
+	t.iter, t.frames = s.Iter, s.Frames
+	copy(t.actorParams, s.Actor)
+	copy(t.criticParams, s.Critic)
+	copy(t.actorOpt.m, s.ActorM)
+	copy(t.actorOpt.v, s.ActorV)
+	copy(t.criticOpt.m, s.CriticM)
+	copy(t.criticOpt.v, s.CriticV)
+	t.actorOpt.t, t.criticOpt.t = s.ActorStep, s.CriticStep
+	return nil
+}
+
+// checkpoint is the state of a run after a number of iterations: enough
+// to continue it exactly as if it had not stopped.
+type checkpoint struct {
+	Version   int
+	Spec      []byte // the run's JSON specification
+	Iteration int    // rows of the log covered
+	Teams     []teamState
+	Extra     []byte // state of the algorithm around the teams (HetGPS)
+}
+
+// store keeps a run directory: the specification, the log written row by
+// row, and the latest checkpoint written atomically.
+type store struct {
+	dir    string
+	header []string
+	log    *os.File
+	w      *bufio.Writer
+}
+
+// openStore opens dir for a run with the given JSON specification and
+// log header. It returns the checkpoint to resume from (nil for a fresh
+// start) and the log rows it covers; rows written after it are dropped,
+// since resuming recomputes them identically.
+func openStore(dir string, spec []byte, header []string) (*store, *checkpoint, [][]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, nil, err
+	}
+	s := &store{dir: dir, header: header}
+	ck, err := readCheckpoint(filepath.Join(dir, checkpointFile))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var rows [][]string
+	if ck != nil {
+		if err := sameSpec(ck.Spec, spec); err != nil {
+			return nil, nil, nil, err
+		}
+		if rows, err = readLog(filepath.Join(dir, logFile), header, ck.Iteration); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if err := writeFileAtomic(filepath.Join(dir, specFile), spec); err != nil {
+		return nil, nil, nil, err
+	}
+	return s, ck, rows, s.rewriteLog(rows)
+}
+
+// sameSpec reports an error naming the first setting that differs between
+// two JSON specifications, ignoring "Iterations" (a run may be extended).
+func sameSpec(old, new []byte) error {
+	var a, b map[string]interface{}
+	if json.Unmarshal(old, &a) != nil || json.Unmarshal(new, &b) != nil {
+		return fmt.Errorf("learn: unreadable specification in checkpoint: %w", ErrCheckpoint)
+	}
+	delete(a, "Iterations")
+	delete(b, "Iterations")
+	for k, v := range a {
+		if fmt.Sprint(v) != fmt.Sprint(b[k]) {
+			return fmt.Errorf("learn: the checkpoint's run has %s = %v, this run %v; use another directory: %w",
+				k, v, b[k], ErrCheckpoint)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			return fmt.Errorf("learn: the checkpoint's run has no setting %s: %w", k, ErrCheckpoint)
+		}
+	}
+	return nil
+}
+
+func readCheckpoint(path string) (*checkpoint, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ck checkpoint
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&ck); err != nil {
+		return nil, fmt.Errorf("learn: checkpoint %s: %v: %w", path, err, ErrCheckpoint)
+	}
+	return &ck, nil
+}
+
+// readLog returns the first n data rows of the log at path, checking the
+// header.
+func readLog(path string, header []string, n int) ([][]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("learn: log of the checkpoint: %v: %w", err, ErrCheckpoint)
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) == 0 || lines[0] != strings.Join(header, ",") {
+		return nil, fmt.Errorf("learn: log %s has another header than %v: %w", path, header, ErrCheckpoint)
+	}
+	if len(lines)-1 < n {
+		return nil, fmt.Errorf("learn: log %s has %d rows, the checkpoint covers %d: %w", path, len(lines)-1, n, ErrCheckpoint)
+	}
+	rows := make([][]string, n)
+	for k := range rows {
+		rows[k] = strings.Split(lines[k+1], ",")
+	}
+	return rows, nil
+}
+
+// rewriteLog writes the header and rows to a fresh log and keeps it open
+// for appending.
+func (s *store) rewriteLog(rows [][]string) error {
+	var b strings.Builder
+	b.WriteString(strings.Join(s.header, ",") + "\n")
+	for _, r := range rows {
+		b.WriteString(strings.Join(r, ",") + "\n")
+	}
+	path := filepath.Join(s.dir, logFile)
+	if err := writeFileAtomic(path, []byte(b.String())); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	s.log, s.w = f, bufio.NewWriter(f)
+	return nil
+}
+
+// append writes one log row and flushes it to the file.
+func (s *store) append(row []string) error {
+	if s == nil {
+		return nil
+	}
+	if _, err := s.w.WriteString(strings.Join(row, ",") + "\n"); err != nil {
+		return err
+	}
+	return s.w.Flush()
+}
+
+// save writes ck atomically.
+func (s *store) save(ck *checkpoint) error {
+	if s == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(ck); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(s.dir, checkpointFile), buf.Bytes())
+}
+
+func (s *store) close() error {
+	if s == nil || s.log == nil {
+		return nil
+	}
+	return s.log.Close()
+}
+
+// writeFileAtomic writes data to a temporary file, syncs it and renames it
+// over path, so that path holds either the old or the new content.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// formatFloat writes v with full precision ("NaN" for NaN).
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// parseFloat reads a value written by formatFloat.
+func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }

@@ -1,0 +1,270 @@
+package learn
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/hetgain/hetgain/simulate"
+)
+
+// EnvMaker returns a new environment with batch parallel episodes. Every
+// call must return an environment of the same sizes and parameters;
+// EnvSpec.New is one.
+type EnvMaker func(batch int) (simulate.Env, error)
+
+// Team is one team of N agents learning by PPO in an environment: its
+// actors (one per agent, or one shared), its critic(s), their optimizers,
+// and the environments its workers collect rollouts in. A Team is not
+// safe for concurrent use; distinct Teams are.
+type Team struct {
+	cfg    Config
+	n      int
+	obsDim int
+	space  simulate.Space
+	inDim  int // actor (and per-agent critic) input width
+	outDim int // actor output width: Gaussian means or logits
+	cInDim int // critic input width
+
+	actors       []*mlp
+	logStd       [][]float64 // views into actorParams; nil for discrete actions
+	actorParams  []float64
+	actorGrad    []float64
+	actorOffsets []int // start of each actor's section in actorParams
+	critics      []*mlp
+	criticParams []float64
+	criticGrad   []float64
+	criticOffs   []int
+	actorOpt     *adam
+	criticOpt    *adam
+
+	workers []*worker
+	buf     buffer
+	upd     updateWork
+
+	iter   int
+	frames int64
+}
+
+// NewTeam builds a team for the environments of newEnv, initialised from
+// cfg.Seed. It makes cfg.Workers environments of batch cfg.Envs.
+func NewTeam(newEnv EnvMaker, cfg Config) (*Team, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if newEnv == nil {
+		return nil, fmt.Errorf("learn: nil EnvMaker: %w", ErrConfig)
+	}
+	cfg = cfg.withDefaults()
+	t := &Team{cfg: cfg}
+	t.upd.newEnv = newEnv
+	for w := 0; w < cfg.Workers; w++ {
+		env, err := newEnv(cfg.Envs)
+		if err != nil {
+			return nil, err
+		}
+		if err := t.adopt(env); err != nil {
+			return nil, err
+		}
+		t.workers = append(t.workers, newWorker(t, env))
+	}
+	t.initNetworks()
+	t.buf = newBuffer(t)
+	return t, nil
+}
+
+// adopt checks that env fits the team (the first one sets the sizes).
+func (t *Team) adopt(env simulate.Env) error {
+	sp := env.ActionSpace()
+	if t.workers == nil {
+		t.n, t.obsDim, t.space = env.Agents(), env.ObsDim(), sp
+		if sp.Discrete && sp.Choices < 1 || !sp.Discrete && sp.Dim < 1 {
+			return fmt.Errorf("learn: action space %v has no actions: %w", sp, ErrConfig)
+		}
+		return nil
+	}
+	if env.Agents() != t.n || env.ObsDim() != t.obsDim || sp.Discrete != t.space.Discrete || sp.Width() != t.space.Width() {
+		return fmt.Errorf("learn: EnvMaker returned environments of different sizes: %w", ErrConfig)
+	}
+	return nil
+}
+
+// initNetworks builds actors and critics in flat parameter vectors.
+func (t *Team) initNetworks() {
+	cfg := t.cfg
+	r := newRNG(cfg.Seed, streamInit)
+	t.inDim = t.obsDim
+	if cfg.AgentIndex {
+		t.inDim += t.n
+	}
+	t.outDim = t.space.Dim
+	if t.space.Discrete {
+		t.outDim = t.space.Choices
+	}
+	nActors := t.n
+	if cfg.Kind == Homogeneous {
+		nActors = 1
+	}
+	for a := 0; a < nActors; a++ {
+		t.actors = append(t.actors, newMLP(layerSizes(t.inDim, cfg.Hidden, t.outDim), &r, 0.01))
+	}
+	t.actorParams, t.actorOffsets = flatten(t.actors, t.logStdLen())
+	for a := range t.actors {
+		if !t.space.Discrete {
+			off := t.actorOffsets[a] + t.actors[a].numParams()
+			ls := t.actorParams[off : off+t.outDim]
+			for j := range ls {
+				ls[j] = cfg.InitLogStd
+			}
+			t.logStd = append(t.logStd, ls)
+		}
+	}
+	nCritics := 1
+	t.cInDim = t.n * t.obsDim
+	if cfg.Critic == PerAgent {
+		t.cInDim, nCritics = t.inDim, nActors
+	}
+	for c := 0; c < nCritics; c++ {
+		t.critics = append(t.critics, newMLP(layerSizes(t.cInDim, cfg.Hidden, 1), &r, 1))
+	}
+	t.criticParams, t.criticOffs = flatten(t.critics, 0)
+	t.actorGrad = make([]float64, len(t.actorParams))
+	t.criticGrad = make([]float64, len(t.criticParams))
+	t.actorOpt = newAdam(len(t.actorParams), cfg.LR)
+	t.criticOpt = newAdam(len(t.criticParams), cfg.CriticLR)
+}
+
+func (t *Team) logStdLen() int {
+	if t.space.Discrete {
+		return 0
+	}
+	return t.outDim
+}
+
+func layerSizes(in int, hidden []int, out int) []int {
+	s := append([]int{in}, hidden...)
+	return append(s, out)
+}
+
+// flatten moves the parameters of nets into one vector, leaving extra
+// zero values after each net, and points each net's params into it.
+func flatten(nets []*mlp, extra int) ([]float64, []int) {
+	total := 0
+	for _, m := range nets {
+		total += m.numParams() + extra
+	}
+	flat := make([]float64, total)
+	offs := make([]int, len(nets))
+	off := 0
+	for k, m := range nets {
+		offs[k] = off
+		np := m.numParams()
+		copy(flat[off:off+np], m.params)
+		m.params = flat[off : off+np : off+np]
+		off += np + extra
+	}
+	return flat, offs
+}
+
+// actorFor returns the index of agent i's actor.
+func (t *Team) actorFor(i int) int {
+	if len(t.actors) == 1 {
+		return 0
+	}
+	return i
+}
+
+// criticFor returns the index of the critic of agent i (per-agent
+// critics) or 0.
+func (t *Team) criticFor(i int) int {
+	if len(t.critics) == 1 {
+		return 0
+	}
+	return i
+}
+
+// Agents returns N.
+func (t *Team) Agents() int { return t.n }
+
+// Config returns the team's configuration with defaults filled in.
+func (t *Team) Config() Config {
+	c := t.cfg
+	c.Hidden = append([]int(nil), c.Hidden...)
+	return c
+}
+
+// Iteration returns the number of training iterations done.
+func (t *Team) Iteration() int { return t.iter }
+
+// Frames returns the number of frames collected so far.
+func (t *Team) Frames() int64 { return t.frames }
+
+// NumParams returns the number of actor and critic parameters.
+func (t *Team) NumParams() (actor, critic int) { return len(t.actorParams), len(t.criticParams) }
+
+// SetEnvParams sets the environment parameters p in every environment of
+// the team (see simulate.Env.SetParams).
+func (t *Team) SetEnvParams(p simulate.Params) error {
+	for _, w := range t.workers {
+		if err := w.env.SetParams(p); err != nil {
+			return err
+		}
+	}
+	if t.upd.evalEnv != nil {
+		return t.upd.evalEnv.SetParams(p)
+	}
+	return nil
+}
+
+// EnvParams returns the parameters of the team's environments.
+func (t *Team) EnvParams() simulate.Params { return t.workers[0].env.Params() }
+
+// actorInput writes agent i's actor input for observation obs into dst
+// (len inDim): the observation, then the one-hot index if configured.
+func (t *Team) actorInput(dst, obs []float64, i int) {
+	copy(dst, obs)
+	if t.cfg.AgentIndex {
+		idx := dst[t.obsDim:]
+		for k := range idx {
+			idx[k] = 0
+		}
+		idx[i] = 1
+	}
+}
+
+// squash maps a pre-squash Gaussian value u of coordinate c into the
+// action box: low + (high-low)(tanh(u)+1)/2 ([-1, 1] without bounds).
+func (t *Team) squash(c int, u float64) float64 {
+	lo, hi := -1.0, 1.0
+	if len(t.space.Low) > c && len(t.space.High) > c {
+		lo, hi = t.space.Low[c], t.space.High[c]
+	}
+	return lo + (hi-lo)*(math.Tanh(u)+1)/2
+}
+
+// squashSlope is d squash / du.
+func (t *Team) squashSlope(c int, u float64) float64 {
+	lo, hi := -1.0, 1.0
+	if len(t.space.Low) > c && len(t.space.High) > c {
+		lo, hi = t.space.Low[c], t.space.High[c]
+	}
+	th := math.Tanh(u)
+	return (hi - lo) * (1 - th*th) / 2
+}
+
+// logStdOf returns the effective log standard deviations of actor a:
+// the parameters clamped into [minLogStd, maxLogStd].
+func clampLogStd(v float64) float64 { return math.Max(minLogStd, math.Min(maxLogStd, v)) }
+
+const (
+	minLogStd = -20
+	maxLogStd = 2
+)
+
+// Random streams of a run, mixed with the seed and the iteration.
+const (
+	streamInit uint64 = iota + 1
+	streamSpawn
+	streamAction
+	streamShuffle
+	streamEval
+)

@@ -1,0 +1,175 @@
+package learn
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Options control a long run from outside. The zero value runs to the
+// end, keeping nothing on disk.
+type Options struct {
+	// Dir is the run directory: spec.json, log.csv (one row per
+	// iteration, written as the run goes) and checkpoint.gob. If it holds
+	// a checkpoint of the same run, the run resumes from it; rows of the
+	// log after the checkpoint are dropped and recomputed, identically.
+	// Empty: nothing is written.
+	Dir string
+	// CheckpointEvery is the number of iterations between checkpoints
+	// (default 10). A checkpoint is also written at the end and when the
+	// run stops.
+	CheckpointEvery int
+	// Stop, if not nil, is polled between iterations; when it returns
+	// true the run checkpoints and returns an error wrapping ErrStopped.
+	Stop func() bool
+	// Progress, if not nil, is called after every iteration.
+	Progress func(PairStats)
+}
+
+// Result is what a paired run produced.
+type Result struct {
+	// Pair holds the trained teams.
+	Pair *Pair
+	// Log has one row per iteration, from the first (including rows
+	// read back from a resumed run's log).
+	Log []PairStats
+	// ResumedAt is the iteration the run resumed from (0 for a fresh run).
+	ResumedAt int
+}
+
+// Final returns the last row of the log with an evaluation, or a zero
+// row with NaN evaluations if there is none.
+func (r *Result) Final() PairStats {
+	for k := len(r.Log) - 1; k >= 0; k-- {
+		if !math.IsNaN(r.Log[k].EvalGain) {
+			return r.Log[k]
+		}
+	}
+	return PairStats{HetEval: math.NaN(), HomEval: math.NaN(), EvalGain: math.NaN()}
+}
+
+// pairHeader is the header of a paired run's log.
+var pairHeader = []string{"iteration", "frames", "het_return", "hom_return", "gain",
+	"het_eval", "hom_eval", "eval_gain", "seconds", "fps"}
+
+func (s PairStats) row() []string {
+	return []string{strconv.Itoa(s.Iteration), strconv.FormatInt(s.Frames, 10),
+		formatFloat(s.HetReturn), formatFloat(s.HomReturn), formatFloat(s.Gain),
+		formatFloat(s.HetEval), formatFloat(s.HomEval), formatFloat(s.EvalGain),
+		formatFloat(s.Seconds), formatFloat(s.FPS)}
+}
+
+func parsePairRow(r []string) (PairStats, error) {
+	var s PairStats
+	if len(r) != len(pairHeader) {
+		return s, fmt.Errorf("learn: log row with %d fields, want %d: %w", len(r), len(pairHeader), ErrCheckpoint)
+	}
+	var err error
+	it, err1 := strconv.Atoi(r[0])
+	fr, err2 := strconv.ParseInt(r[1], 10, 64)
+	s.Iteration, s.Frames = it, fr
+	vals := []*float64{&s.HetReturn, &s.HomReturn, &s.Gain, &s.HetEval, &s.HomEval, &s.EvalGain, &s.Seconds, &s.FPS}
+	for k, p := range vals {
+		if *p, err = parseFloat(r[k+2]); err != nil {
+			break
+		}
+	}
+	for _, e := range []error{err1, err2, err} {
+		if e != nil {
+			return s, fmt.Errorf("learn: log row %v: %v: %w", r, e, ErrCheckpoint)
+		}
+	}
+	return s, nil
+}
+
+// Train runs spec to spec.Iterations iterations, or resumes it from the
+// checkpoint in opt.Dir. It returns the result so far together with an
+// error wrapping ErrStopped if opt.Stop ended it early.
+func Train(spec RunSpec, opt Options) (*Result, error) {
+	pair, err := NewPair(spec)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Pair: pair}
+	st, _, rows, err := openRun(opt.Dir, pair.Spec(), pairHeader, pair.het, pair.hom)
+	if err != nil {
+		return nil, err
+	}
+	defer st.close()
+	for _, r := range rows {
+		row, err := parsePairRow(r)
+		if err != nil {
+			return nil, err
+		}
+		res.Log = append(res.Log, row)
+	}
+	res.ResumedAt = pair.het.iter
+	save := func() error {
+		return st.save(&checkpoint{Version: 1, Spec: mustJSON(pair.Spec()), Iteration: pair.het.iter,
+			Teams: []teamState{pair.het.state(), pair.hom.state()}})
+	}
+	every := opt.CheckpointEvery
+	setInt(&every, 10)
+	for pair.het.iter < pair.spec.Iterations {
+		if opt.Stop != nil && opt.Stop() {
+			if err := save(); err != nil {
+				return res, err
+			}
+			return res, fmt.Errorf("learn: run stopped after iteration %d of %d: %w", pair.het.iter, pair.spec.Iterations, ErrStopped)
+		}
+		row, err := pair.Iterate()
+		if err != nil {
+			return res, err
+		}
+		res.Log = append(res.Log, row)
+		if err := st.append(row.row()); err != nil {
+			return res, err
+		}
+		if opt.Progress != nil {
+			opt.Progress(row)
+		}
+		if pair.het.iter%every == 0 || pair.het.iter == pair.spec.Iterations {
+			if err := save(); err != nil {
+				return res, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// openRun opens the run directory dir (nil store for "") for a run with
+// the given specification and log header, restores the teams from its
+// checkpoint if there is one, and returns that checkpoint (nil for a
+// fresh start, for the caller's Extra state) and the log rows it covers.
+func openRun(dir string, spec interface{}, header []string, teams ...*Team) (*store, *checkpoint, [][]string, error) {
+	if dir == "" {
+		return nil, nil, nil, nil
+	}
+	st, ck, rows, err := openStore(dir, mustJSON(spec), header)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ck != nil {
+		if len(ck.Teams) != len(teams) {
+			st.close()
+			return nil, nil, nil, fmt.Errorf("learn: checkpoint with %d teams, want %d: %w", len(ck.Teams), len(teams), ErrCheckpoint)
+		}
+		for k, t := range teams {
+			if err := t.restore(ck.Teams[k]); err != nil {
+				st.close()
+				return nil, nil, nil, err
+			}
+		}
+	}
+	return st, ck, rows, nil
+}
+
+// mustJSON encodes v, which is a plain configuration struct.
+func mustJSON(v interface{}) []byte {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic("learn: " + err.Error())
+	}
+	return b
+}
