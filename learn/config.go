@@ -97,8 +97,9 @@ type Config struct {
 	// (default 1; the paper uses 40).
 	MaxGradNorm float64
 	// InitLogStd is the initial log standard deviation of the Gaussian of
-	// continuous actions before the tanh squash (default 0; a value below
-	// -20 is an error).
+	// continuous actions before the tanh squash (default 0; a value outside
+	// [-20, 2], the range the log standard deviations are clamped into, is
+	// an error).
 	InitLogStd float64
 	// RawAdvantage turns off the normalisation of the advantages of each
 	// minibatch to mean 0 and standard deviation 1.
@@ -163,7 +164,7 @@ func (c Config) withDefaults() Config {
 	setFloat(&c.Lambda, d.Lambda)
 	setFloat(&c.Clip, d.Clip)
 	setFloat(&c.MaxGradNorm, d.MaxGradNorm)
-	if c.EntropyCoef < 0 {
+	if c.EntropyCoef < 0 && !math.IsInf(c.EntropyCoef, -1) {
 		c.EntropyCoef = 0
 	}
 	return c
@@ -215,7 +216,7 @@ func (c Config) Check() error {
 		{"LR", c.LR, 0, math.Inf(1)}, {"CriticLR", c.CriticLR, 0, math.Inf(1)},
 		{"Gamma", c.Gamma, 0, 1}, {"Lambda", c.Lambda, 0, 1}, {"Clip", c.Clip, 0, math.Inf(1)},
 		{"MaxGradNorm", c.MaxGradNorm, 0, math.Inf(1)}, {"EntropyCoef", c.EntropyCoef, 0, math.Inf(1)},
-		{"InitLogStd", c.InitLogStd, -20, 5},
+		{"InitLogStd", c.InitLogStd, minLogStd, maxLogStd},
 	} {
 		if math.IsNaN(f.v) || f.v < f.lo || f.v > f.hi || math.IsInf(f.v, 0) {
 			return bad(f.name, f.v, fmt.Sprintf("a finite number in [%v, %v]", f.lo, f.hi))

@@ -28,6 +28,9 @@ type RunSpec struct {
 	EvalEvery, EvalEpisodes int
 }
 
+// WithDefaults returns s with every zero setting replaced by its default.
+func (s RunSpec) WithDefaults() RunSpec { return s.withDefaults() }
+
 func (s RunSpec) withDefaults() RunSpec {
 	s.Team = s.Team.withDefaults()
 	setInt(&s.EvalEvery, 1)

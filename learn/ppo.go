@@ -215,6 +215,14 @@ func (t *Team) advantageScale(idx []int) (float64, float64) {
 // actorStep takes one gradient step of the clipped surrogate objective
 // (minus the entropy bonus), averaged over the agents of frames idx.
 func (t *Team) actorStep(idx []int, acc *lossStats) error {
+	t.actorGradient(idx, acc)
+	return t.step(t.actorOpt, t.actorParams, t.actorGrad, "actor")
+}
+
+// actorGradient writes into t.actorGrad the gradient of actorStep's loss
+// on frames idx with respect to t.actorParams (log standard deviations
+// included), without clipping it or stepping.
+func (t *Team) actorGradient(idx []int, acc *lossStats) {
 	for k := range t.actorGrad {
 		t.actorGrad[k] = 0
 	}
@@ -244,7 +252,6 @@ func (t *Team) actorStep(idx []int, acc *lossStats) error {
 		}
 		t.actors[a].backward(t.upd.actorWorks[a], dOut, t.actorGrad[off:off+np])
 	}
-	return t.step(t.actorOpt, t.actorParams, t.actorGrad, "actor")
 }
 
 // sampleGrad adds one sample's loss gradient: it writes the gradient with
@@ -309,6 +316,14 @@ func (t *Team) surrogateCoef(logp, logpOld, adv float64, acc *lossStats) float64
 // criticStep takes one gradient step of the mean squared error
 // (V − target)²/2 over the value rows of frames idx.
 func (t *Team) criticStep(idx []int, acc *lossStats) error {
+	t.criticGradient(idx, acc)
+	return t.step(t.criticOpt, t.criticParams, t.criticGrad, "critic")
+}
+
+// criticGradient writes into t.criticGrad the gradient of criticStep's
+// loss on frames idx with respect to t.criticParams, without clipping it
+// or stepping.
+func (t *Team) criticGradient(idx []int, acc *lossStats) {
 	for k := range t.criticGrad {
 		t.criticGrad[k] = 0
 	}
@@ -331,7 +346,6 @@ func (t *Team) criticStep(idx []int, acc *lossStats) error {
 		off, np := t.criticOffs[c], t.critics[c].numParams()
 		t.critics[c].backward(t.upd.criticWorks[c], dOut, t.criticGrad[off:off+np])
 	}
-	return t.step(t.criticOpt, t.criticParams, t.criticGrad, "critic")
 }
 
 // step clips the gradient's norm and takes an Adam step, or reports a

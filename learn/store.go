@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -104,8 +105,10 @@ func openStore(dir string, spec []byte, header []string) (*store, *checkpoint, [
 	return s, ck, rows, s.rewriteLog(rows)
 }
 
-// sameSpec reports an error naming the first setting that differs between
-// two JSON specifications, ignoring "Iterations" (a run may be extended).
+// sameSpec reports an error naming the first setting (in the order of
+// the sorted dotted names, such as "Team.LR") that differs between two
+// JSON specifications, ignoring the top-level "Iterations" (a run may be
+// extended).
 func sameSpec(old, new []byte) error {
 	var a, b map[string]interface{}
 	if json.Unmarshal(old, &a) != nil || json.Unmarshal(new, &b) != nil {
@@ -113,15 +116,42 @@ func sameSpec(old, new []byte) error {
 	}
 	delete(a, "Iterations")
 	delete(b, "Iterations")
-	for k, v := range a {
-		if fmt.Sprint(v) != fmt.Sprint(b[k]) {
+	return specDiff("", a, b)
+}
+
+// specDiff compares the JSON values a (the checkpoint's) and b (this
+// run's) of the setting name, descending into objects key by key in
+// sorted order.
+func specDiff(name string, a, b interface{}) error {
+	ma, okA := a.(map[string]interface{})
+	mb, okB := b.(map[string]interface{})
+	if !okA || !okB {
+		if fmt.Sprint(a) != fmt.Sprint(b) {
 			return fmt.Errorf("learn: the checkpoint's run has %s = %v, this run %v; use another directory: %w",
-				k, v, b[k], ErrCheckpoint)
+				name, a, b, ErrCheckpoint)
+		}
+		return nil
+	}
+	keys := make([]string, 0, len(ma)+len(mb))
+	for k := range ma {
+		keys = append(keys, k)
+	}
+	for k := range mb {
+		if _, ok := ma[k]; !ok {
+			keys = append(keys, k)
 		}
 	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			return fmt.Errorf("learn: the checkpoint's run has no setting %s: %w", k, ErrCheckpoint)
+	sort.Strings(keys)
+	for _, k := range keys {
+		sub := k
+		if name != "" {
+			sub = name + "." + k
+		}
+		if _, ok := ma[k]; !ok {
+			return fmt.Errorf("learn: the checkpoint's run has no setting %s: %w", sub, ErrCheckpoint)
+		}
+		if err := specDiff(sub, ma[k], mb[k]); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -74,7 +74,13 @@ func NewTeam(newEnv EnvMaker, cfg Config) (*Team, error) {
 
 // adopt checks that env fits the team (the first one sets the sizes).
 func (t *Team) adopt(env simulate.Env) error {
+	if env == nil {
+		return fmt.Errorf("learn: EnvMaker returned a nil environment: %w", ErrConfig)
+	}
 	sp := env.ActionSpace()
+	if env.Batch() != t.cfg.Envs {
+		return fmt.Errorf("learn: EnvMaker returned an environment of batch %d for %d: %w", env.Batch(), t.cfg.Envs, ErrConfig)
+	}
 	if t.workers == nil {
 		t.n, t.obsDim, t.space = env.Agents(), env.ObsDim(), sp
 		if sp.Discrete && sp.Choices < 1 || !sp.Discrete && sp.Dim < 1 {

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Options control a long run from outside. The zero value runs to the
@@ -172,4 +175,35 @@ func mustJSON(v interface{}) []byte {
 		panic("learn: " + err.Error())
 	}
 	return b
+}
+
+// ReadLog reads the log.csv of the paired run in dir: every row written
+// so far, including rows after the last checkpoint. A last line cut short
+// (a process killed while writing it) is dropped.
+func ReadLog(dir string) ([]PairStats, error) {
+	path := filepath.Join(dir, logFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	complete := strings.HasSuffix(string(data), "\n")
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if lines[0] != strings.Join(pairHeader, ",") {
+		return nil, fmt.Errorf("learn: %s: header %q, want %q: %w", path, lines[0], strings.Join(pairHeader, ","), ErrCheckpoint)
+	}
+	var log []PairStats
+	for k, l := range lines[1:] {
+		row, err := parsePairRow(strings.Split(l, ","))
+		if err == nil && row.Iteration != k+1 {
+			err = fmt.Errorf("learn: row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
+		}
+		if err != nil {
+			if k == len(lines)-2 && !complete {
+				break
+			}
+			return nil, fmt.Errorf("learn: %s, line %d: %v", path, k+2, err)
+		}
+		log = append(log, row)
+	}
+	return log, nil
 }

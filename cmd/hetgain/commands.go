@@ -12,6 +12,7 @@ import (
 
 	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/reproduce"
 )
 
 // Exit codes.
@@ -39,11 +40,11 @@ type command struct {
 type example struct{ line, note string }
 
 // commandTable lists the sub-commands in the order of the help. Later:
-// train, reproduce, hetgps, simulate.
+// hetgps, simulate.
 var commandTable []*command
 
 func init() {
-	commandTable = []*command{gainsCommand, sweepCommand, predictCommand, helpCommand}
+	commandTable = []*command{gainsCommand, sweepCommand, predictCommand, trainCommand, reproduceCommand, helpCommand}
 }
 
 func lookup(name string) *command {
@@ -63,10 +64,16 @@ type app struct {
 	stderr io.Writer
 	// solve computes one cell of a sweep; nil means gain.Numerical.
 	solve gain.SolveFunc
+	// experiment returns the experiment of a name for reproduce; nil
+	// means reproduce.Lookup.
+	experiment func(name string) (reproduce.Experiment, error)
 	// now is the clock of the progress line.
 	now func() time.Time
 	// terminal reports whether stderr is a terminal (progress in place).
 	terminal bool
+	// args are the arguments of the running command after its name, for
+	// the command line that resumes it.
+	args []string
 }
 
 func newApp(ctx context.Context, stdout, stderr io.Writer) *app {
@@ -121,6 +128,7 @@ func usagef(format string, args ...interface{}) error {
 var errInterrupted = errors.New("interrupted")
 
 func (a *app) runCommand(c *command, args []string) int {
+	a.args = args
 	fs := newFlagSet(c)
 	runner := c.setup(fs)
 	if err := fs.Parse(args); err != nil {
@@ -186,7 +194,7 @@ Usage:
 Commands:
 `)
 	for _, c := range commandTable {
-		fmt.Fprintf(&b, "  %-8s  %s\n", c.name, c.summary)
+		fmt.Fprintf(&b, "  %-9s  %s\n", c.name, c.summary)
 	}
 	b.WriteString("\nExamples:\n")
 	for _, c := range commandTable {

@@ -75,7 +75,7 @@ func TestCommandHelp(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range [][]string{{"help", "train"}, {"help", "gains", "sweep"}} {
+	for _, args := range [][]string{{"help", "hetgps"}, {"help", "gains", "sweep"}} {
 		if code, _, errOut := runArgs(args...); code != exitUsage || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
@@ -116,6 +116,25 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"sweep", "-out", dir, "-workers", "-2"}, "-workers"},
 		{[]string{"sweep", "-out", dir, "-resume"}, "no sweep to resume"},
 		{[]string{"sweep", "-out", dir, "-resume", "-force"}, "-resume and -force"},
+		{[]string{"train"}, "-dir DIR is required"},
+		{[]string{"train", "-dir", dir, "-env", "football"}, "-env"},
+		{[]string{"train", "-dir", dir, "-U", "softplus"}, "-U"},
+		{[]string{"train", "-dir", dir, "-T", "powersum(-1)"}, "-T"},
+		{[]string{"train", "-dir", dir, "-N", "0"}, "-N 0"},
+		{[]string{"train", "-dir", dir, "-env", "capture", "-discrete"}, "-discrete applies to -env matrix only"},
+		{[]string{"train", "-dir", dir, "-team", "all"}, "-team"},
+		{[]string{"train", "-dir", dir, "-seeds", "0"}, "-seeds 0"},
+		{[]string{"train", "-dir", dir, "-hidden", "64,0"}, "-hidden"},
+		{[]string{"train", "-dir", dir, "-lr", "-1"}, "-lr"},
+		{[]string{"train", "-dir", dir, "-envs", "-3"}, "-envs"},
+		{[]string{"train", "-dir", dir, "-plot", "curves"}, "-plot"},
+		{[]string{"train", "-dir", dir, "extra"}, `unexpected argument "extra"`},
+		{[]string{"reproduce"}, "which experiment? want one of matrix, matrix4, matrix2, capture, tag"},
+		{[]string{"reproduce", "football"}, `unknown experiment "football"`},
+		{[]string{"reproduce", "matrix", "-jobs", "0"}, "-jobs 0"},
+		{[]string{"reproduce", "matrix", "-seeds", "-1"}, "-seeds -1"},
+		{[]string{"reproduce", "matrix", "-bogus"}, "-bogus"},
+		{[]string{"reproduce", "matrix", "capture"}, `unexpected argument "capture"`},
 	} {
 		code, out, errOut := runArgs(c.args...)
 		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {

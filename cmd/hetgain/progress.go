@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"strings"
 	"time"
 )
 
@@ -31,19 +33,24 @@ func newProgress(w io.Writer, now func() time.Time, terminal bool, label string)
 // sets the starting point: items done before it do not count in the rate.
 func (p *progress) update(done, total int) {
 	now := p.now()
-	first := p.start.IsZero()
-	if first {
+	if p.start.IsZero() {
 		p.start, p.startDone = now, done
 	}
+	p.show(now, p.line(done, total, now), done >= total)
+}
+
+// show prints line unless a line was printed less than the interval (on a
+// terminal 100 ms) before now; the first line, and a line with force, are
+// always printed.
+func (p *progress) show(now time.Time, line string, force bool) {
 	every := p.interval
 	if p.terminal {
 		every = 100 * time.Millisecond
 	}
-	if !first && done < total && now.Sub(p.last) < every {
+	if !force && !p.last.IsZero() && now.Sub(p.last) < every {
 		return
 	}
 	p.last = now
-	line := p.line(done, total, now)
 	if p.terminal {
 		fmt.Fprintf(p.w, "\r%s\x1b[K", line)
 	} else {
@@ -94,4 +101,55 @@ func roundDuration(d time.Duration) string {
 		return d.Round(time.Second).String()
 	}
 	return d.Round(time.Minute).String()
+}
+
+// runProgress is the progress line of training runs (train, reproduce):
+// the runs finished, the run that reported last with its iteration,
+// frames per second and evaluation gain, the share of all iterations done
+// and the time left. Iterations read back from disk (finished or resumed
+// runs) count as done but not in the rate.
+type runProgress struct {
+	p                *progress
+	runs, iterations int // runs, and iterations per run
+	done             map[string]int
+	sum              int // iterations done over all runs
+	trained          int // iterations trained by this process
+	started          time.Time
+}
+
+func newRunProgress(p *progress, runs, iterations int) *runProgress {
+	return &runProgress{p: p, runs: runs, iterations: iterations, done: map[string]int{}, started: p.now()}
+}
+
+// update reports that run has done iteration iterations, with fps frames
+// per second over the last one (0 if it was read back, not trained), and
+// that runsDone runs are finished.
+func (r *runProgress) update(run string, runsDone, iteration int, fps, evalGain float64) {
+	now := r.p.now()
+	if prev := r.done[run]; iteration > prev {
+		r.sum += iteration - prev
+		r.done[run] = iteration
+		if fps > 0 {
+			r.trained++
+		}
+	}
+	total := r.runs * r.iterations
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d/%d runs done; %s iteration %d/%d", r.p.label, runsDone, r.runs, run, iteration, r.iterations)
+	if fps > 0 {
+		fmt.Fprintf(&b, ", %.0f frames/s", fps)
+	}
+	if !math.IsNaN(evalGain) {
+		fmt.Fprintf(&b, ", eval ΔR %.3g", evalGain)
+	}
+	fmt.Fprintf(&b, "; %.1f%% of %d iterations", 100*float64(r.sum)/float64(total), total)
+	elapsed := now.Sub(r.started)
+	switch {
+	case r.sum >= total:
+		b.WriteString(", took " + roundDuration(elapsed))
+	case r.trained > 0 && elapsed > 0:
+		rate := float64(r.trained) / elapsed.Seconds()
+		b.WriteString(", ETA " + roundDuration(time.Duration(float64(total-r.sum)/rate*float64(time.Second))))
+	}
+	r.p.show(now, b.String(), runsDone >= r.runs)
 }

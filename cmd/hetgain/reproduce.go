@@ -1,0 +1,206 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/reproduce"
+)
+
+// Files reproduce writes in its -dir (besides the runs).
+const (
+	reproduceCSV = "gains.csv"
+	curvesPNG    = "curves-%s.png" // per variant
+)
+
+// reproducer is a reproduction that "hetgain reproduce NAME" runs. To add
+// one (such as "hetgps"), append an entry to reproducers: run gets the job
+// with the common flags parsed (-dir is empty if not given).
+type reproducer struct {
+	name    string
+	summary string // one line, for the help
+	run     func(j *reproduceJob) error
+}
+
+// reproducers lists the reproductions in the order of the help.
+var reproducers = []reproducer{
+	{"matrix", "the matrix game, N = M = 4, continuous and discrete (as matrix4)", runExperiment},
+	{"matrix4", "the same", runExperiment},
+	{"matrix2", "the matrix game, N = M = 2, continuous and discrete", runExperiment},
+	{"capture", "Multi-goal-capture, N = M = 2", runExperiment},
+	{"tag", "2v2 Tag", runExperiment},
+}
+
+func findReproducer(name string) *reproducer {
+	for k := range reproducers {
+		if reproducers[k].name == strings.ToLower(name) {
+			return &reproducers[k]
+		}
+	}
+	return nil
+}
+
+func reproducerNames() string {
+	names := make([]string, len(reproducers))
+	for k, r := range reproducers {
+		names[k] = r.name
+	}
+	return strings.Join(names, ", ")
+}
+
+func reproduceAbout() string {
+	var b strings.Builder
+	b.WriteString(`
+Reproduce runs one of the paper's learning experiments: for every pair
+(U, T) of {min, mean, max}, every variant and every seed, a heterogeneous
+and a homogeneous team trained side by side by PPO (as the train command),
+and tabulates the learned heterogeneity gains against the theory's and the
+paper's.
+
+Experiments:
+`)
+	for _, r := range reproducers {
+		fmt.Fprintf(&b, "  %-8s  %s\n", r.name, r.summary)
+	}
+	b.WriteString(`
+Each run is kept in DIR/<variant>/<U>-<T>/seed<k> (default DIR:
+results/<experiment>). When all are done, reproduce writes DIR/gains.csv
+(one row per variant and (U, T): the final evaluation gain, mean and
+standard deviation over seeds, the closed-form gain, the predicted sign,
+whether the gain is clearly positive, and the paper's learned gain; full
+precision), DIR/curves-<variant>.png (ΔR against frames, one panel per
+(U, T)), and prints a summary with the frames used beside the paper's
+budget (the default settings train on a CPU and use far fewer frames than
+the paper).
+
+Ctrl-C (SIGINT) or SIGTERM stops the running runs after their iteration,
+keeping their checkpoints, exits with status 130 and prints the command
+that resumes: the same command again. Finished runs are read back, not
+retrained, and interrupted ones continue from their checkpoints with the
+same numbers as an uninterrupted reproduction. -seeds and -iterations
+larger than before add seeds and extend the runs.
+
+-jobs runs several runs at once; each already uses two goroutines (one per
+team), so -jobs 1 (the default) keeps two cores busy. The results do not
+depend on -jobs. A progress line goes to standard error.`)
+	return b.String()
+}
+
+var reproduceCommand = &command{
+	name:     "reproduce",
+	summary:  "run one of the paper's learning experiments: gains table and curves, resumable",
+	synopsis: "matrix|matrix4|matrix2|capture|tag [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
+	about:    reproduceAbout(),
+	examples: []example{
+		{"hetgain reproduce matrix2", "18 x 3 runs of 160,000 frames per team; results in results/matrix2"},
+		{"hetgain reproduce matrix -jobs 2 -dir results/m4", "N = M = 4, two runs at once"},
+		{"hetgain reproduce capture -seeds 5 -iterations 300", ""},
+	},
+	setup: setupReproduce,
+}
+
+// reproduceJob is one run of the reproduce command.
+type reproduceJob struct {
+	*app
+	name       string // as given, e.g. "matrix"
+	dir        string // "" if -dir was not given
+	jobs       int
+	seeds      int // 0 if -seeds was not given
+	iterations int // 0 if -iterations was not given
+	quiet      bool
+}
+
+func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
+	dir := fs.String("dir", "", "`DIR` for the runs and results (default results/<experiment>)")
+	jobs := fs.Int("jobs", 1, "runs trained at once")
+	seeds := fs.Int("seeds", 0, "seeds per cell (0: the experiment's, 3)")
+	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's)")
+	quiet := fs.Bool("quiet", false, "no progress line")
+	return func(a *app, fs *flag.FlagSet) error {
+		if fs.NArg() == 0 {
+			return usagef("which experiment? want one of %s", reproducerNames())
+		}
+		name := fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil { // flags after the name
+			return usagef("%v", err)
+		}
+		if err := noArgs(fs); err != nil {
+			return err
+		}
+		r := findReproducer(name)
+		if r == nil {
+			return usagef("unknown experiment %q: want one of %s", name, reproducerNames())
+		}
+		if *jobs < 1 || *seeds < 0 || *iterations < 0 {
+			return usagef("-jobs %d -seeds %d -iterations %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations)
+		}
+		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, iterations: *iterations, quiet: *quiet})
+	}
+}
+
+// runExperiment runs the experiment of reproduce.Lookup(j.name).
+func runExperiment(j *reproduceJob) error {
+	lookup := j.experiment
+	if lookup == nil {
+		lookup = reproduce.Lookup
+	}
+	e, err := lookup(j.name)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if j.seeds > 0 {
+		e.Seeds = j.seeds
+	}
+	if j.iterations > 0 {
+		e.Iterations = j.iterations
+	}
+	dir := j.dir
+	if dir == "" {
+		dir = filepath.Join("results", e.Name)
+	}
+	ops := len(e.Ops)
+	if ops == 0 {
+		ops = 3
+	}
+	runs := len(e.Variants) * ops * ops * e.Seeds
+	prog := newProgress(j.stderr, j.now, j.terminal, "reproduce "+e.Name)
+	rp := newRunProgress(prog, runs, e.Iterations)
+	opt := reproduce.Options{Dir: dir, Jobs: j.jobs, Stop: func() bool { return j.ctx.Err() != nil }}
+	if !j.quiet {
+		opt.Progress = func(p reproduce.Progress) { rp.update(p.Cell, p.Done, p.Iteration, p.FPS, p.EvalGain) }
+	}
+	res, err := reproduce.Run(e, opt)
+	prog.finish()
+	switch {
+	case errors.Is(err, learn.ErrStopped):
+		fmt.Fprintf(j.stderr, "hetgain reproduce: interrupted: %d of %d runs finished; the running ones kept their checkpoints in %s.\nResume with the same command:\n  %s\n",
+			len(res.Cells), runs, dir, j.resumeCommand("reproduce"))
+		return errInterrupted
+	case errors.Is(err, learn.ErrCheckpoint), errors.Is(err, learn.ErrConfig):
+		return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
+	case err != nil:
+		return fmt.Errorf("%v\nfinished runs are kept in %s; once the cause is fixed, resume with\n  %s", err, dir, j.resumeCommand("reproduce"))
+	}
+	var b strings.Builder
+	b.WriteString(res.Summary())
+	b.WriteString("\n")
+	path := filepath.Join(dir, reproduceCSV)
+	if err := res.WriteCSV(path); err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, "wrote %s\n", path)
+	for _, v := range e.Variants {
+		path := filepath.Join(dir, fmt.Sprintf(curvesPNG, v.Label))
+		if err := res.Curves(v.Label).Save(path); err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "wrote %s\n", path)
+	}
+	_, err = io.WriteString(j.stdout, b.String())
+	return err
+}

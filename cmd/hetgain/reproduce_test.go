@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/reproduce"
+)
+
+// tinyExperiment is the experiment of a name over {min, max}² with small
+// networks and batches.
+func tinyExperiment(name string) (reproduce.Experiment, error) {
+	e, err := reproduce.Lookup(name)
+	e.Ops = []string{"min", "max"}
+	e.Team = learn.Config{Hidden: []int{8}, Envs: 16, FramesPerIter: 64, Minibatch: 32, Epochs: 2}
+	e.EvalEpisodes = 2
+	return e, err
+}
+
+// runTiny runs hetgain with tinyExperiment in place of reproduce.Lookup.
+func runTiny(a *app, args ...string) int {
+	a.experiment = tinyExperiment
+	return a.run(args)
+}
+
+func reproduceArgs(dir string, extra ...string) []string {
+	return append([]string{"reproduce", "matrix2", "-dir", dir, "-seeds", "2", "-iterations", "3"}, extra...)
+}
+
+func TestReproduceTiny(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m2")
+	var out, errb bytes.Buffer
+	if code := runTiny(newApp(context.Background(), &out, &errb), reproduceArgs(dir)...); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	for _, want := range []string{
+		"matrix2: 2 variant(s) x 4 (U, T) pairs x 2 seed(s) = 16 runs, 16 finished.",
+		"Frames per run (each team): 192, 0.0032% of the paper's 6M frames per run, 9 seeds.",
+		"Variant     U    T    Seeds", "continuous  min  max      2",
+		"Positive in the paper (bold): continuous min-max, discrete min-max.",
+		"wrote " + filepath.Join(dir, "gains.csv"), "wrote " + filepath.Join(dir, "curves-continuous.png"),
+		"wrote " + filepath.Join(dir, "curves-discrete.png")} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !strings.Contains(errb.String(), "reproduce matrix2: 16/16 runs done; discrete/max-max/seed2 iteration 3/3") {
+		t.Errorf("no final progress line: %q", errb.String())
+	}
+	checkPNG(t, filepath.Join(dir, "curves-continuous.png"))
+	checkPNG(t, filepath.Join(dir, "curves-discrete.png"))
+
+	// gains.csv is the table of the runs on disk, at full precision.
+	e, _ := tinyExperiment("matrix2")
+	e.Seeds, e.Iterations = 2, 3
+	res, err := reproduce.Load(e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(t.TempDir(), "want.csv")
+	if err := res.WriteCSV(want); err != nil {
+		t.Fatal(err)
+	}
+	got := readFile(t, filepath.Join(dir, "gains.csv"))
+	if got != readFile(t, want) || !strings.HasPrefix(got, "Experiment,Variant,U,T,Seeds,Frames,Gain,GainStd,") {
+		t.Errorf("gains.csv:\n%s\nwant\n%s", got, readFile(t, want))
+	}
+
+	// Flags before the name work too, and the same command again trains
+	// nothing and writes the same table.
+	out.Reset()
+	errb.Reset()
+	code := runTiny(newApp(context.Background(), &out, &errb), "reproduce", "-quiet", "-dir", dir, "matrix2", "-iterations", "3", "-seeds", "2")
+	if code != exitOK || errb.String() != "" || readFile(t, filepath.Join(dir, "gains.csv")) != got {
+		t.Errorf("again: exit %d, stderr %q", code, errb.String())
+	}
+	// Other settings in the directory: a usage error.
+	out.Reset()
+	errb.Reset()
+	a := newApp(context.Background(), &out, &errb)
+	a.experiment = func(name string) (reproduce.Experiment, error) {
+		e, err := tinyExperiment(name)
+		e.Team.LR = 0.01
+		return e, err
+	}
+	if code := a.run(reproduceArgs(dir, "-quiet")); code != exitUsage || !strings.Contains(errb.String(), "use another directory") {
+		t.Errorf("other settings: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestReproduceInterruptAndResume stops a reproduction at several points,
+// as Ctrl-C would, and resumes it with the same command: gains.csv is byte
+// for byte that of an uninterrupted reproduction.
+func TestReproduceInterruptAndResume(t *testing.T) {
+	ref := filepath.Join(t.TempDir(), "ref")
+	var out, errb bytes.Buffer
+	if code := runTiny(newApp(context.Background(), &out, &errb), reproduceArgs(ref, "-quiet")...); code != exitOK {
+		t.Fatalf("uninterrupted: exit %d, %s", code, errb.String())
+	}
+	want := readFile(t, filepath.Join(ref, "gains.csv"))
+	for _, c := range []struct {
+		k, jobs, finished int
+	}{{1, 1, 0}, {3, 1, 0}, {9, 1, 2}, {9, 3, -1}} {
+		t.Run(fmt.Sprintf("%d-jobs%d", c.k, c.jobs), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "m2")
+			args := reproduceArgs(dir, "-jobs", fmt.Sprint(c.jobs))
+			a, _, errb := interruptingApp(c.k)
+			if code := runTiny(a, args...); code != exitInterrupted {
+				t.Fatalf("exit %d, want %d; stderr %q", code, exitInterrupted, errb.String())
+			}
+			msg := "runs finished; the running ones kept their checkpoints in " + dir +
+				".\nResume with the same command:\n  hetgain " + strings.Join(args, " ") + "\n"
+			if c.finished >= 0 {
+				msg = fmt.Sprintf("interrupted: %d of 16 ", c.finished) + msg
+			}
+			if !strings.Contains(errb.String(), msg) {
+				t.Errorf("stderr:\n%s\nwant it to contain\n%s", errb.String(), msg)
+			}
+			var out2, errb2 bytes.Buffer
+			if code := runTiny(newApp(context.Background(), &out2, &errb2), args...); code != exitOK {
+				t.Fatalf("resume: exit %d, %s", code, errb2.String())
+			}
+			if got := readFile(t, filepath.Join(dir, "gains.csv")); got != want {
+				t.Errorf("resumed gains.csv:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,489 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"github.com/hetgain/hetgain/aggregators"
+	"github.com/hetgain/hetgain/figures"
+	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/tables"
+)
+
+// Files train writes in its -dir.
+const (
+	trainCSV = "gains.csv"
+	trainPNG = "curves.png"
+)
+
+var trainCommand = &command{
+	name:     "train",
+	summary:  "train heterogeneous vs homogeneous PPO teams: the learned ΔR, resumable",
+	synopsis: "-dir DIR [-env matrix|capture|tag] [-U U -T T] [-N N -M M] [-seeds K] [-iterations I] [flags]",
+	about: `
+Train trains, for each seed, a heterogeneous team (one policy per agent)
+and a homogeneous team (one policy shared by all agents) side by side by
+PPO (MAPPO, or IPPO with -ippo) in the same environment from the same seed,
+and reports the learned heterogeneity gain ΔR = R_het − R_hom: the
+difference of the mean evaluation returns of the two teams' deterministic
+policies at the end of training.
+
+Environments (-env): matrix, the one-step matrix game (-discrete: each
+agent picks one task); capture, Multi-goal-capture (N agents, M goals);
+tag, Tag (N chasers, M escapers, 2 obstacles). The team reward is
+R = U∘T, with U and T written as in min or 'softmax(2)'.
+
+Training settings are learn's defaults (2 x 64 tanh units, 64 environments,
+1600 frames per iteration, 4 epochs of minibatches of 400, learning rate
+3e-3), or with -reference the paper's (2 x 256 units, 60,000 frames per
+iteration, 45 epochs of 4096, learning rate 5e-5), which need a GPU's
+throughput. The other flags override either.
+
+Seed k (k = 1, ..., -seeds) runs in DIR/seed<k>: spec.json, log.csv (one
+row per iteration, written as it goes) and checkpoint.gob. When every seed
+is done, train prints the final evaluation returns and gain of each seed
+and their mean ± standard deviation, writes DIR/gains.csv (one row per
+seed, full precision) and draws the curves (-plot, default DIR/curves.png):
+the evaluation returns of both teams and ΔR, mean ± std over seeds, against
+the frames each team collected, with the closed-form ΔR for the matrix game.
+
+-team het or -team hom prints and plots only that team's returns. Both
+teams are still trained, as a pair (twice the time of one team), and
+gains.csv has both.
+
+Ctrl-C (SIGINT) or SIGTERM stops training after the running iteration,
+keeps a checkpoint, exits with status 130 and prints the command that
+resumes: the same command again. It continues each seed from its
+checkpoint (finished seeds are read back, not retrained), with the same
+numbers as an uninterrupted run. A larger -iterations extends finished
+runs; other settings need another -dir.
+
+A progress line (runs done, iteration, frames per second of both teams,
+the last evaluation's ΔR, time left) goes to standard error: in place on a
+terminal, a line every 5 seconds otherwise.`,
+	examples: []example{
+		{"hetgain train -env matrix -U min -T max -N 4 -M 4 -seeds 3 -dir runs/minmax", "ΔR should approach the closed form 0.75"},
+		{"hetgain train -env matrix -U min -T mean -N 4 -M 4 -discrete -iterations 50 -dir runs/disc", ""},
+		{"hetgain train -env capture -U min -T max -frames-per-iter 6400 -envs 32 -iterations 150 -dir runs/capture", ""},
+		{"hetgain train -env tag -U min -T max -team het -ippo -agent-index -dir runs/tag", ""},
+	},
+	setup: setupTrain,
+}
+
+// trainFlags are the flags of the training settings, shared with the
+// commands that train.
+type trainFlags struct {
+	framesPerIter, envs, minibatch, epochs, workers *int
+	evalEvery, evalEpisodes                         *int
+	lr                                              *float64
+	hidden                                          *string
+	ippo, agentIndex, reference                     *bool
+}
+
+func addTrainFlags(fs *flag.FlagSet) trainFlags {
+	return trainFlags{
+		framesPerIter: fs.Int("frames-per-iter", 0, "frames each team collects per iteration (0: 1600, or 60000 with -reference)"),
+		envs:          fs.Int("envs", 0, "environments in a batch (0: 64, or 600 with -reference)"),
+		minibatch:     fs.Int("minibatch", 0, "frames per minibatch (0: 400, or 4096 with -reference)"),
+		epochs:        fs.Int("epochs", 0, "passes over an iteration's frames (0: 4, or 45 with -reference)"),
+		workers:       fs.Int("workers", 0, "goroutines collecting each team's rollouts (0: 1); results depend on it"),
+		evalEvery:     fs.Int("eval-every", 0, "iterations between evaluations (0: 1)"),
+		evalEpisodes:  fs.Int("eval-episodes", 0, "episodes of an evaluation (0: 32)"),
+		lr:            fs.Float64("lr", 0, "Adam learning rate of actor and critic (0: 3e-3, or 5e-5 with -reference)"),
+		hidden:        fs.String("hidden", "", "widths of the hidden layers, as `64,64` (default 64,64, or 256,256 with -reference)"),
+		ippo:          fs.Bool("ippo", false, "IPPO: a critic per agent on its own observation (default MAPPO: one centralised critic)"),
+		agentIndex:    fs.Bool("agent-index", false, "append each agent's one-hot index to its observation"),
+		reference:     fs.Bool("reference", false, "start from the paper's settings (learn.ReferenceConfig) instead of learn's defaults"),
+	}
+}
+
+// config returns the team configuration the flags describe.
+func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
+	var c learn.Config
+	if *f.reference {
+		c = learn.ReferenceConfig()
+	}
+	for _, v := range []struct {
+		name string
+		src  *int
+		dst  *int
+	}{{"frames-per-iter", f.framesPerIter, &c.FramesPerIter}, {"envs", f.envs, &c.Envs}, {"minibatch", f.minibatch, &c.Minibatch},
+		{"epochs", f.epochs, &c.Epochs}, {"workers", f.workers, &c.Workers}} {
+		if *v.src < 0 {
+			return c, usagef("-%s %d: want >= 0", v.name, *v.src)
+		}
+		if isSet(fs, v.name) && *v.src > 0 {
+			*v.dst = *v.src
+		}
+	}
+	if isSet(fs, "lr") {
+		if !(*f.lr >= 0) || math.IsInf(*f.lr, 0) {
+			return c, usagef("-lr %v: want a finite number >= 0", *f.lr)
+		}
+		if *f.lr > 0 {
+			c.LR, c.CriticLR = *f.lr, *f.lr
+		}
+	}
+	if *f.hidden != "" {
+		c.Hidden = nil
+		for _, s := range strings.Split(*f.hidden, ",") {
+			w, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || w < 1 {
+				return c, usagef("-hidden %q: want layer widths >= 1, as 64,64", *f.hidden)
+			}
+			c.Hidden = append(c.Hidden, w)
+		}
+	}
+	if *f.ippo {
+		c.Critic = learn.PerAgent
+	}
+	c.AgentIndex = *f.agentIndex
+	if *f.evalEvery < 0 || *f.evalEpisodes < 0 {
+		return c, usagef("-eval-every %d -eval-episodes %d: want >= 0", *f.evalEvery, *f.evalEpisodes)
+	}
+	if err := c.Check(); err != nil {
+		return c, usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
+	}
+	return c, nil
+}
+
+func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
+	env := newChoice("matrix", "matrix", "capture", "tag")
+	fs.Var(env, "env", "environment `ENV`: matrix, capture or tag")
+	u := fs.String("U", "min", "outer aggregator `U`, as in min or 'softmax(2)'")
+	t := fs.String("T", "max", "task aggregator `T`")
+	n := fs.Int("N", 2, "number of agents `N` (tag: chasers)")
+	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag: escapers)")
+	discrete := fs.Bool("discrete", false, "discrete matrix game: each agent picks one task")
+	team := newChoice("both", "both", "het", "hom")
+	fs.Var(team, "team", "`TEAM` to report: both, het or hom (both are trained)")
+	seeds := fs.Int("seeds", 3, "number of seeds (runs 1 to K)")
+	iterations := fs.Int("iterations", 100, "training iterations of each run")
+	dir := fs.String("dir", "", "`DIR` for the runs, gains.csv and curves.png (required)")
+	plot := fs.String("plot", "", "write the curves to `PNG` (default DIR/curves.png)")
+	quiet := fs.Bool("quiet", false, "no progress line")
+	tf := addTrainFlags(fs)
+
+	return func(a *app, fs *flag.FlagSet) error {
+		if err := noArgs(fs); err != nil {
+			return err
+		}
+		if *dir == "" {
+			return usagef("-dir DIR is required: the directory of the runs and their checkpoints")
+		}
+		if *seeds < 1 || *iterations < 1 {
+			return usagef("-seeds %d -iterations %d: want >= 1", *seeds, *iterations)
+		}
+		if *n < 1 || *m < 1 {
+			return usagef("-N %d -M %d: want N >= 1 and M >= 1", *n, *m)
+		}
+		if *discrete && env.value != "matrix" {
+			return usagef("-discrete applies to -env matrix only")
+		}
+		for _, op := range []struct{ flag, spec string }{{"U", *u}, {"T", *t}} {
+			if _, err := parseOperator(op.spec); err != nil {
+				return usagef("-%s: %v", op.flag, err)
+			}
+		}
+		cfg, err := tf.config(fs)
+		if err != nil {
+			return err
+		}
+		spec := learn.RunSpec{
+			Env:        learn.EnvSpec{Name: env.value, Agents: *n, Tasks: *m, Discrete: *discrete, U: *u, T: *t},
+			Team:       cfg,
+			Iterations: *iterations, EvalEvery: *tf.evalEvery, EvalEpisodes: *tf.evalEpisodes,
+		}
+		if err := spec.Check(); err != nil {
+			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
+		}
+		if _, err := spec.Env.New(1); err != nil { // sizes the environment cannot have
+			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
+		}
+		j := &trainJob{app: a, spec: spec, seeds: *seeds, dir: *dir, team: team.value, plot: *plot, quiet: *quiet}
+		if j.plot == "" {
+			j.plot = filepath.Join(j.dir, trainPNG)
+		}
+		if err := checkPictureName(j.plot); err != nil {
+			return usagef("-plot: %v", err)
+		}
+		return j.run()
+	}
+}
+
+// trainJob is one run of the train command.
+type trainJob struct {
+	*app
+	spec  learn.RunSpec
+	seeds int
+	dir   string
+	team  string // both, het or hom
+	plot  string
+	quiet bool
+}
+
+// resumeCommand is the command line that resumes this command: the same
+// one.
+func (a *app) resumeCommand(name string) string {
+	parts := []string{"hetgain", name}
+	for _, s := range a.args {
+		parts = append(parts, shellQuote(s))
+	}
+	return strings.Join(parts, " ")
+}
+
+func (j *trainJob) run() error {
+	if err := os.MkdirAll(j.dir, 0o755); err != nil {
+		return err
+	}
+	prog := newProgress(j.stderr, j.now, j.terminal, "train")
+	rp := newRunProgress(prog, j.seeds, j.spec.Iterations)
+	stop := func() bool { return j.ctx.Err() != nil }
+	logs := make([][]learn.PairStats, 0, j.seeds)
+	for k := 1; k <= j.seeds; k++ {
+		spec := j.spec
+		spec.Team.Seed = int64(k)
+		run := "seed" + strconv.Itoa(k)
+		opt := learn.Options{Dir: filepath.Join(j.dir, run), Stop: stop}
+		if !j.quiet {
+			opt.Progress = func(s learn.PairStats) { rp.update(run, k-1, s.Iteration, s.FPS, s.EvalGain) }
+		}
+		res, err := learn.Train(spec, opt)
+		switch {
+		case errors.Is(err, learn.ErrStopped):
+			prog.finish()
+			fmt.Fprintf(j.stderr, "hetgain train: interrupted: %s stopped after iteration %d of %d, its checkpoint kept in %s; %d of %d seeds finished.\nResume with the same command:\n  %s\n",
+				run, len(res.Log), j.spec.Iterations, opt.Dir, k-1, j.seeds, j.resumeCommand("train"))
+			return errInterrupted
+		case errors.Is(err, learn.ErrCheckpoint):
+			prog.finish()
+			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
+		case err != nil:
+			prog.finish()
+			return fmt.Errorf("%s: %v\nfinished iterations are kept in %s; once the cause is fixed, resume with\n  %s",
+				run, err, opt.Dir, j.resumeCommand("train"))
+		}
+		log := res.Log
+		if len(log) > j.spec.Iterations {
+			log = log[:j.spec.Iterations]
+		}
+		logs = append(logs, log)
+		if !j.quiet {
+			fps := 0.0
+			if res.ResumedAt < j.spec.Iterations && len(log) > 0 {
+				fps = log[len(log)-1].FPS
+			}
+			rp.update(run, k, j.spec.Iterations, fps, finalRow(log).EvalGain)
+		}
+	}
+	prog.finish()
+	if err := j.writeCSV(logs); err != nil {
+		return err
+	}
+	if err := j.curves(logs).Save(j.plot); err != nil {
+		return err
+	}
+	return j.report(logs)
+}
+
+// checkPictureName returns an error unless path ends in an extension that
+// figures.Figure.Save writes.
+func checkPictureName(path string) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png", ".svg", ".pdf", ".eps", ".jpg", ".jpeg", ".tif", ".tiff":
+		return nil
+	}
+	return fmt.Errorf("%q: want a file name ending in .png, .svg or .pdf", path)
+}
+
+// finalRow is the last row of log with an evaluation (learn.Result.Final).
+func finalRow(log []learn.PairStats) learn.PairStats {
+	r := learn.Result{Log: log}
+	return r.Final()
+}
+
+// writeCSV writes DIR/gains.csv: one row per seed.
+func (j *trainJob) writeCSV(logs [][]learn.PairStats) error {
+	n := len(logs)
+	seed, iters, frames := make([]int, n), make([]int, n), make([]int, n)
+	het, hom, g, secs := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for k, log := range logs {
+		f := finalRow(log)
+		seed[k], iters[k], frames[k] = k+1, len(log), int(log[len(log)-1].Frames)
+		het[k], hom[k], g[k] = f.HetEval, f.HomEval, f.EvalGain
+		for _, row := range log {
+			secs[k] += row.Seconds
+		}
+	}
+	df := dataframe.New(
+		series.New(seed, series.Int, "Seed"), series.New(iters, series.Int, "Iterations"), series.New(frames, series.Int, "Frames"),
+		series.New(het, series.Float, "HetEval"), series.New(hom, series.Float, "HomEval"), series.New(g, series.Float, "Gain"),
+		series.New(secs, series.Float, "Seconds"))
+	f, err := os.Create(filepath.Join(j.dir, trainCSV))
+	if err != nil {
+		return err
+	}
+	if err := tables.WriteCSV(f, df); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// closedForm returns the closed-form ΔR of the matrix game of spec, or NaN.
+func closedForm(env learn.EnvSpec) float64 {
+	if env.Name != "matrix" {
+		return math.NaN()
+	}
+	u, err1 := aggregators.Parse(env.U)
+	t, err2 := aggregators.Parse(env.T)
+	kind := gain.Continuous
+	if env.Discrete {
+		kind = gain.Discrete
+	}
+	if err1 != nil || err2 != nil {
+		return math.NaN()
+	}
+	g, err := gain.ClosedForm(u, t, env.Agents, env.Tasks, kind)
+	if err != nil {
+		return math.NaN()
+	}
+	return g.Delta
+}
+
+// report prints each seed's final evaluation and their mean ± std.
+func (j *trainJob) report(logs [][]learn.PairStats) error {
+	var b strings.Builder
+	frames := logs[0][len(logs[0])-1].Frames
+	fmt.Fprintf(&b, "%s: %d seed(s) x %d iterations, %d frames per team per run\n", j.spec.Env, j.seeds, j.spec.Iterations, frames)
+	type column struct {
+		name string
+		get  func(learn.PairStats) float64
+	}
+	het := column{"R_het (eval)", func(s learn.PairStats) float64 { return s.HetEval }}
+	hom := column{"R_hom (eval)", func(s learn.PairStats) float64 { return s.HomEval }}
+	dr := column{"ΔR", func(s learn.PairStats) float64 { return s.EvalGain }}
+	cols := map[string][]column{"both": {het, hom, dr}, "het": {het}, "hom": {hom}}[j.team]
+	fmt.Fprintf(&b, "%-6s", "seed")
+	for _, c := range cols {
+		fmt.Fprintf(&b, "  %20s", c.name)
+	}
+	b.WriteString("\n")
+	values := make([][]float64, len(cols))
+	for k, log := range logs {
+		f := finalRow(log)
+		fmt.Fprintf(&b, "%-6d", k+1)
+		for i, c := range cols {
+			v := c.get(f)
+			values[i] = append(values[i], v)
+			fmt.Fprintf(&b, "  %20.6g", v)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%-6s", "mean")
+	for i := range cols {
+		fmt.Fprintf(&b, "  %20s", fmt.Sprintf("%.4g ± %.2g", meanOf(values[i]), stdOf(values[i])))
+	}
+	b.WriteString("\n(± is the standard deviation over seeds)\n")
+	if th := closedForm(j.spec.Env); !math.IsNaN(th) && j.team == "both" {
+		fmt.Fprintf(&b, "closed form: ΔR = %.6g\n", th)
+	}
+	if j.team != "both" {
+		b.WriteString("(both teams were trained; gains.csv has both)\n")
+	}
+	fmt.Fprintf(&b, "wrote %s\nwrote %s\n", filepath.Join(j.dir, trainCSV), j.plot)
+	_, err := io.WriteString(j.stdout, b.String())
+	return err
+}
+
+func meanOf(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// stdOf is the sample standard deviation (0 for one value).
+func stdOf(x []float64) float64 {
+	if len(x) < 2 {
+		return 0
+	}
+	m, s := meanOf(x), 0.0
+	for _, v := range x {
+		s += (v - m) * (v - m)
+	}
+	return math.Sqrt(s / float64(len(x)-1))
+}
+
+// band returns the mean ± one standard deviation over logs of get at the
+// iterations every log evaluated, against frames/unit.
+func band(logs [][]learn.PairStats, label string, unit float64, get func(learn.PairStats) float64) figures.Band {
+	byIter := map[int][][2]float64{}
+	for _, log := range logs {
+		for _, s := range log {
+			if v := get(s); !math.IsNaN(v) && !math.IsInf(v, 0) {
+				byIter[s.Iteration] = append(byIter[s.Iteration], [2]float64{float64(s.Frames) / unit, v})
+			}
+		}
+	}
+	var iters []int
+	for it, pts := range byIter {
+		if len(pts) == len(logs) {
+			iters = append(iters, it)
+		}
+	}
+	sort.Ints(iters)
+	b := figures.Band{Label: label}
+	for _, it := range iters {
+		var xs, vs []float64
+		for _, p := range byIter[it] {
+			xs, vs = append(xs, p[0]), append(vs, p[1])
+		}
+		m := meanOf(vs)
+		b.X, b.Mean = append(b.X, meanOf(xs)), append(b.Mean, m)
+		if len(logs) > 1 {
+			s := stdOf(vs)
+			b.Lo, b.Hi = append(b.Lo, m-s), append(b.Hi, m+s)
+		}
+	}
+	return b
+}
+
+// curves draws the evaluation returns (and with -team both, ΔR) against
+// frames.
+func (j *trainJob) curves(logs [][]learn.PairStats) *figures.Figure {
+	frames := logs[0][len(logs[0])-1].Frames
+	unit, unitName := 1e3, "thousands"
+	if frames >= 1e6 {
+		unit, unitName = 1e6, "millions"
+	}
+	xLabel := "frames per team (" + unitName + ")"
+	title := fmt.Sprintf("%s: mean ± std over %d seed(s)", j.spec.Env, j.seeds)
+	het := band(logs, "heterogeneous", unit, func(s learn.PairStats) float64 { return s.HetEval })
+	hom := band(logs, "homogeneous", unit, func(s learn.PairStats) float64 { return s.HomEval })
+	switch j.team {
+	case "het":
+		return figures.Bands(title, xLabel, "eval return", het)
+	case "hom":
+		return figures.Bands(title, xLabel, "eval return", hom)
+	}
+	gainPanel := figures.Panel{Title: "ΔR = R_het - R_hom",
+		Bands: []figures.Band{band(logs, "ΔR", unit, func(s learn.PairStats) float64 { return s.EvalGain })}}
+	if th := closedForm(j.spec.Env); !math.IsNaN(th) {
+		gainPanel.Reference = []float64{th}
+	}
+	return figures.BandPanels(title, xLabel, "eval return", 2, false,
+		figures.Panel{Title: "evaluation returns", Bands: []figures.Band{het, hom}}, gainPanel)
+}

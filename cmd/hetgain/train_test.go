@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// tinyTrain trains the matrix game (N = M = 2, min∘max) with small
+// networks and batches: a fraction of a second per seed.
+var tinyTrain = []string{"train", "-env", "matrix", "-U", "min", "-T", "max", "-seeds", "2", "-iterations", "4",
+	"-hidden", "8", "-envs", "16", "-frames-per-iter", "64", "-minibatch", "32", "-eval-episodes", "2"}
+
+func trainArgs(dir string, extra ...string) []string {
+	return append(append(append([]string(nil), tinyTrain...), "-dir", dir), extra...)
+}
+
+// interruptingApp returns an app whose context is cancelled at the k-th
+// reading of its clock (the progress line reads it once when training
+// starts and once per report), as Ctrl-C would be.
+func interruptingApp(k int) (*app, *bytes.Buffer, *bytes.Buffer) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	a := newApp(ctx, &out, &errb)
+	var mu sync.Mutex
+	calls := 0
+	a.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		if calls >= k {
+			cancel()
+		}
+		return time.Now()
+	}
+	return a, &out, &errb
+}
+
+// gainsColumns returns gains.csv without its Seconds column (wall time).
+func gainsColumns(t *testing.T, path string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, path)), "\n") {
+		b.WriteString(line[:strings.LastIndex(line, ",")] + "\n")
+	}
+	return b.String()
+}
+
+func TestTrainTiny(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errOut := runArgs(trainArgs(dir)...)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"matrix-cont N=2 M=2 U=min T=max: 2 seed(s) x 4 iterations, 256 frames per team per run",
+		"R_het (eval)", "R_hom (eval)", "ΔR", "\n1  ", "\n2  ", "\nmean  ", " ± ", "closed form: ΔR = 0.5",
+		"wrote " + filepath.Join(dir, "gains.csv"), "wrote " + filepath.Join(dir, "curves.png")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "train: 2/2 runs done; seed2 iteration 4/4") || !strings.Contains(errOut, "100.0% of 8 iterations, took") {
+		t.Errorf("stderr has no final progress line: %q", errOut)
+	}
+	checkPNG(t, filepath.Join(dir, "curves.png"))
+
+	// gains.csv: the final evaluation of each seed's log, at full precision.
+	recs := readCSV(t, readFile(t, filepath.Join(dir, "gains.csv")))
+	if strings.Join(recs[0], ",") != "Seed,Iterations,Frames,HetEval,HomEval,Gain,Seconds" || len(recs) != 3 {
+		t.Fatalf("gains.csv: %v", recs)
+	}
+	for k, r := range recs[1:] {
+		log := readCSV(t, readFile(t, filepath.Join(dir, fmt.Sprintf("seed%d", k+1), "log.csv")))
+		last := log[len(log)-1] // the last iteration is always evaluated
+		if r[0] != fmt.Sprint(k+1) || r[1] != "4" || r[2] != last[1] || r[3] != last[5] || r[4] != last[6] || r[5] != last[7] {
+			t.Errorf("seed %d: gains.csv row %v, last log row %v", k+1, r, last)
+		}
+	}
+
+	// The same command again reads the runs back; -team het reports one
+	// team; a larger -iterations extends the runs.
+	code, out2, _ := runArgs(trainArgs(dir, "-team", "het", "-quiet", "-plot", filepath.Join(dir, "het.svg"))...)
+	if code != exitOK || strings.Contains(out2, "R_hom") || !strings.Contains(out2, "R_het (eval)") ||
+		!strings.Contains(out2, "both teams were trained") || strings.Contains(out2, "closed form") {
+		t.Errorf("-team het: exit %d\n%s", code, out2)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "het.svg")); err != nil || !bytes.Contains(b, []byte("<svg")) {
+		t.Errorf("-plot het.svg: %v", err)
+	}
+	if code, out3, _ := runArgs(trainArgs(dir, "-quiet")...); code != exitOK || out3 != out {
+		t.Errorf("same command again: exit %d, output differs:\n%s\nwant\n%s", code, out3, out)
+	}
+	if code, out4, errOut := runArgs(trainArgs(dir, "-quiet", "-iterations", "5")...); code != exitOK || !strings.Contains(out4, "x 5 iterations, 320 frames") {
+		t.Errorf("-iterations 5: exit %d\n%s%s", code, out4, errOut)
+	}
+
+	// Other settings in the same directory: a usage error naming the setting.
+	code, _, errOut = runArgs(trainArgs(dir, "-quiet", "-lr", "0.01")...)
+	if code != exitUsage || !strings.Contains(errOut, "use another directory") {
+		t.Errorf("other settings: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestTrainInterruptAndResume stops training at several points, as
+// Ctrl-C would, and resumes it with the same command: the results are
+// those of an uninterrupted run.
+func TestTrainInterruptAndResume(t *testing.T) {
+	ref := filepath.Join(t.TempDir(), "ref")
+	if code, _, errOut := runArgs(trainArgs(ref, "-quiet")...); code != exitOK {
+		t.Fatalf("uninterrupted: exit %d, %s", code, errOut)
+	}
+	want := gainsColumns(t, filepath.Join(ref, "gains.csv"))
+	for _, c := range []struct {
+		k          int // interrupt at the k-th reading of the clock
+		seed, iter int // where training stops
+	}{{1, 1, 0}, {3, 1, 2}, {7, 2, 1}} {
+		t.Run(fmt.Sprint(c.k), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "run")
+			a, _, errb := interruptingApp(c.k)
+			if code := a.run(trainArgs(dir)); code != exitInterrupted {
+				t.Fatalf("exit %d, want %d; stderr %q", code, exitInterrupted, errb.String())
+			}
+			resume := "hetgain " + strings.Join(trainArgs(dir), " ")
+			msg := fmt.Sprintf("interrupted: seed%d stopped after iteration %d of 4, its checkpoint kept in %s; %d of 2 seeds finished.\nResume with the same command:\n  %s\n",
+				c.seed, c.iter, filepath.Join(dir, fmt.Sprintf("seed%d", c.seed)), c.seed-1, resume)
+			if !strings.Contains(errb.String(), msg) {
+				t.Errorf("stderr:\n%s\nwant it to contain\n%s", errb.String(), msg)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "gains.csv")); err == nil {
+				t.Error("gains.csv written by an interrupted run")
+			}
+			code, _, errOut := runArgs(trainArgs(dir)...)
+			if code != exitOK {
+				t.Fatalf("resume: exit %d, %s", code, errOut)
+			}
+			if got := gainsColumns(t, filepath.Join(dir, "gains.csv")); got != want {
+				t.Errorf("resumed gains.csv:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestTrainCaptureAndTag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains Capture and Tag")
+	}
+	for _, env := range []string{"capture", "tag"} {
+		dir := filepath.Join(t.TempDir(), env)
+		code, out, errOut := runArgs("train", "-env", env, "-U", "mean", "-T", "max", "-seeds", "1", "-iterations", "1",
+			"-hidden", "8", "-envs", "2", "-frames-per-iter", "200", "-minibatch", "100", "-epochs", "1", "-eval-episodes", "2",
+			"-ippo", "-agent-index", "-quiet", "-dir", dir)
+		if code != exitOK || !strings.Contains(out, env+" N=2 M=2 U=mean T=max: 1 seed(s) x 1 iterations, 200 frames") ||
+			strings.Contains(out, "closed form") {
+			t.Errorf("%s: exit %d\n%s%s", env, code, out, errOut)
+		}
+		recs := readCSV(t, readFile(t, filepath.Join(dir, "gains.csv")))
+		if g := parseFloat(t, recs[1][5]); math.IsNaN(g) {
+			t.Errorf("%s: gain NaN", env)
+		}
+	}
+}

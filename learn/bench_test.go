@@ -1,0 +1,61 @@
+package learn
+
+import (
+	"testing"
+	"time"
+)
+
+// benchIterate measures the training throughput of one heterogeneous
+// team: collection and PPO updates of whole iterations, in frames
+// (environment steps times batch elements) per second.
+func benchIterate(b *testing.B, spec EnvSpec, cfg Config) {
+	tm, err := NewTeam(spec.New, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := tm.Iterate(); err != nil { // warm up the buffers
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := tm.Iterate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sec := time.Since(start).Seconds()
+	b.ReportMetric(float64(b.N*tm.buf.frames)/sec, "frames/s")
+	b.ReportMetric(float64(tm.buf.frames), "frames/op")
+}
+
+var (
+	benchMatrix  = EnvSpec{Name: "matrix", Agents: 4, Tasks: 4, U: "min", T: "max"}
+	benchCapture = EnvSpec{Name: "capture", Agents: 2, Tasks: 2, U: "min", T: "max"}
+)
+
+// referenceNet is ReferenceConfig's network and optimiser with few frames
+// per iteration, so that an iteration takes about a second.
+func referenceNet() Config {
+	c := ReferenceConfig()
+	c.Envs, c.FramesPerIter, c.Epochs, c.Minibatch = 16, 1600, 4, 400
+	return c
+}
+
+// BenchmarkIterateMatrix: continuous matrix game N = M = 4, defaults.
+func BenchmarkIterateMatrix(b *testing.B) { benchIterate(b, benchMatrix, Config{}) }
+
+// BenchmarkIterateMatrixReference: the same with the 2 x 256 networks of
+// ReferenceConfig, 1600 frames per iteration, 4 epochs of 400.
+func BenchmarkIterateMatrixReference(b *testing.B) {
+	c := referenceNet()
+	c.Envs = 1600 // one-step episodes
+	benchIterate(b, benchMatrix, c)
+}
+
+// BenchmarkIterateCapture: Multi-goal-capture N = M = 2, defaults.
+func BenchmarkIterateCapture(b *testing.B) { benchIterate(b, benchCapture, Config{}) }
+
+// BenchmarkIterateCaptureReference: Capture with the 2 x 256 networks of
+// ReferenceConfig, 16 episodes of 100 steps per iteration.
+func BenchmarkIterateCaptureReference(b *testing.B) { benchIterate(b, benchCapture, referenceNet()) }

@@ -1,0 +1,60 @@
+// Package learn trains heterogeneous and homogeneous teams with
+// multi-agent PPO in the environments of package simulate, and searches
+// environment parameters for the largest heterogeneity gain (HetGPS).
+//
+// # Teams
+//
+// A Team is N agents learning together. A Heterogeneous team has one
+// actor network per agent; a Homogeneous team shares one actor among all
+// agents (parameter sharing), so its agents can differ only through what
+// they observe, or through their index when Config.AgentIndex appends a
+// one-hot agent index to the observation (behavioural typing). Actors are
+// multilayer perceptrons with tanh hidden layers: for continuous actions
+// they output the mean of a Gaussian with state-independent learned log
+// standard deviations, and the sample u is squashed into the action box as
+// low + (high−low)(tanh(u)+1)/2; for discrete actions they output the
+// logits of a categorical distribution.
+//
+// The critic is Centralised (MAPPO: one network sees every agent's
+// observation and estimates the team's value) or PerAgent (IPPO: each
+// agent's critic sees its own actor input; shared or not like the actors).
+//
+// # Training
+//
+// Team.Iterate collects Config.FramesPerIter frames (one frame is one
+// environment step of one batch element) with Config.Workers goroutines,
+// each with its own environment, then runs Config.Epochs passes of PPO over
+// shuffled minibatches: generalised advantage estimation (γ, λ; the last
+// step of an episode is terminal), the clipped surrogate objective with
+// optional entropy bonus, the squared-error value loss, gradient-norm
+// clipping and Adam, with separate optimizers for actors and critics.
+// Advantages are normalised per minibatch unless Config.RawAdvantage.
+// DefaultConfig gives small networks and frequent updates that train the
+// matrix game and Multi-goal-capture on two CPU cores; ReferenceConfig the
+// paper's settings.
+//
+// # Paired runs
+//
+// The heterogeneity gain of a setting is measured by training both kinds
+// of team from the same seed (Pair, Train): each iteration trains both
+// concurrently on the same spawns, and every RunSpec.EvalEvery iterations
+// both play the same evaluation episodes with their deterministic policies
+// (the modes of their distributions). The log has, per iteration, the
+// training returns of both teams, their difference, the evaluation returns
+// and the evaluation gain.
+//
+// # Logs, checkpoints and resuming
+//
+// With Options.Dir, Train writes spec.json, appends log.csv row by row
+// (full-precision floats) and checkpoints every Options.CheckpointEvery
+// iterations, at the end, and when Options.Stop asks it to stop. Train on
+// a directory with a checkpoint of the same specification resumes: log
+// rows after the checkpoint are dropped and recomputed. Every random draw
+// is a function of the seed, the iteration, the worker and the episode, so
+// a resumed run is identical to an uninterrupted one, bit for bit.
+//
+// # Determinism
+//
+// All randomness comes from Config.Seed: the same seed and number of
+// workers give the same numbers. The package uses no global random source.
+package learn

@@ -1,0 +1,109 @@
+package learn
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// FuzzConfigCheck: Check never panics, rejects every NaN or infinite
+// setting with ErrConfig, and a configuration it accepts has every field
+// in its domain after defaults; small accepted configurations train one
+// iteration without panicking.
+func FuzzConfigCheck(f *testing.F) {
+	f.Add(0, 0, false, 64, 64, 64, 1, 1600, 4, 400, 3e-3, 3e-3, 0.9, 0.9, 0.2, 0.0, 1.0, 0.0, false)
+	f.Add(1, 1, true, 4, 3, 2, 2, 30, 2, 7, 1.0, 0.5, 1.0, 1.0, 10.0, -1.0, 40.0, -20.0, true)
+	f.Add(2, 0, false, 0, 1, 1, 1, 1, 1, 1, math.NaN(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, false)
+	f.Add(0, -1, false, -3, 1, -1, 0, 0, 0, 0, math.Inf(1), 0.0, 2.0, -1.0, -0.1, math.Inf(-1), -1.0, 3.0, false)
+	f.Fuzz(func(t *testing.T, kind, critic int, index bool, h0, h1, envs, workers, fpi, epochs, mb int,
+		lr, clr, gamma, lambda, clip, ent, mgn, ils float64, raw bool) {
+		cfg := Config{Kind: TeamKind(kind), Critic: CriticKind(critic), AgentIndex: index, Hidden: []int{h0, h1},
+			Envs: envs, Workers: workers, FramesPerIter: fpi, Epochs: epochs, Minibatch: mb,
+			LR: lr, CriticLR: clr, Gamma: gamma, Lambda: lambda, Clip: clip, EntropyCoef: ent,
+			MaxGradNorm: mgn, InitLogStd: ils, RawAdvantage: raw}
+		err := cfg.Check()
+		if err != nil && !errors.Is(err, ErrConfig) {
+			t.Fatalf("Check = %v, not ErrConfig", err)
+		}
+		if err != nil && !strings.Contains(err.Error(), " = ") {
+			t.Fatalf("Check = %v names no field", err)
+		}
+		for _, v := range []float64{lr, clr, gamma, lambda, clip, ent, mgn, ils} {
+			if (math.IsNaN(v) || math.IsInf(v, 0)) && err == nil {
+				t.Fatalf("%+v: Check accepted %v", cfg, v)
+			}
+		}
+		if err != nil {
+			return
+		}
+		c := cfg.withDefaults()
+		for _, v := range []int{c.Envs, c.Workers, c.FramesPerIter, c.Epochs, c.Minibatch, c.Hidden[0], c.Hidden[1]} {
+			if v < 1 {
+				t.Fatalf("accepted %+v", c)
+			}
+		}
+		for _, v := range []float64{c.LR, c.CriticLR, c.Gamma, c.Lambda, c.Clip, c.MaxGradNorm} {
+			if !(v > 0) || math.IsInf(v, 0) {
+				t.Fatalf("accepted %+v", c)
+			}
+		}
+		if c.Gamma > 1 || c.Lambda > 1 || !(c.EntropyCoef >= 0) || math.IsInf(c.EntropyCoef, 0) ||
+			c.InitLogStd < minLogStd || c.InitLogStd > maxLogStd || c.Kind != Heterogeneous && c.Kind != Homogeneous ||
+			c.Critic != Centralised && c.Critic != PerAgent {
+			t.Fatalf("accepted %+v", c)
+		}
+		// Train small accepted configurations for one iteration.
+		if c.Hidden[0] > 8 || c.Hidden[1] > 8 || c.Envs > 8 || c.Workers > 2 || c.FramesPerIter > 64 || c.Epochs > 3 {
+			return
+		}
+		for _, disc := range []bool{false, true} {
+			tm, err := NewTeam(matrixMaker(2, 3, disc, "min", "max"), cfg)
+			if err != nil {
+				t.Fatalf("NewTeam after Check: %v", err)
+			}
+			if _, err := tm.Iterate(); err != nil && !errors.Is(err, ErrDiverged) {
+				t.Fatalf("Iterate: %v", err)
+			}
+		}
+	})
+}
+
+// FuzzEnvSpec: describing, parsing and building any environment spec
+// never panics; NaN operator parameters and negative sizes are
+// ErrConfig errors; a spec that builds gives the sizes it asks for.
+func FuzzEnvSpec(f *testing.F) {
+	f.Add("matrix", 2, 2, false, "min", "max", 0, false)
+	f.Add("Capture", 3, 2, false, "softmax(-1)", "mean", 5, true)
+	f.Add("tag", 2, 2, false, "max", "powermean(-inf)", 7, false)
+	f.Add("matrix", 0, -1, true, "softmax(NaN)", "lse(2", 0, false)
+	f.Add("foo", 1, 1, false, "blotto(1; 0.5:0.25, 1.5:0.75)", "level(2)", -4, false)
+	f.Fuzz(func(t *testing.T, name string, agents, tasks int, discrete bool, u, tt string, length int, sensor bool) {
+		s := EnvSpec{Name: name, Agents: agents, Tasks: tasks, Discrete: discrete, U: u, T: tt, EpisodeLength: length, Sensor: sensor}
+		_ = s.String()
+		_, rerr := s.Reward()
+		if rerr != nil && !errors.Is(rerr, ErrConfig) {
+			t.Fatalf("Reward = %v, not ErrConfig", rerr)
+		}
+		if (strings.Contains(strings.ToLower(u), "nan") || strings.Contains(strings.ToLower(tt), "nan")) && rerr == nil {
+			t.Fatalf("U %q, T %q: NaN accepted", u, tt)
+		}
+		if agents < -3 || agents > 5 || tasks < -3 || tasks > 5 || length < -3 || length > 50 {
+			return
+		}
+		env, err := s.New(2)
+		if (agents < 0 || tasks < 0 || rerr != nil) && !errors.Is(err, ErrConfig) {
+			t.Fatalf("%+v: New = %v, want ErrConfig", s, err)
+		}
+		if err != nil {
+			return
+		}
+		d := s.withDefaults()
+		if env.Agents() != d.Agents || env.Tasks() != d.Tasks || env.Batch() != 2 {
+			t.Fatalf("%+v: built N=%d M=%d B=%d", s, env.Agents(), env.Tasks(), env.Batch())
+		}
+		if length > 0 && env.Name() != "matrix" && env.Name() != "matrix-discrete" && env.EpisodeLength() != length {
+			t.Fatalf("%+v: episode length %d", s, env.EpisodeLength())
+		}
+	})
+}

@@ -1,0 +1,458 @@
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/hetgain/hetgain/simulate"
+)
+
+func TestNewTeamErrors(t *testing.T) {
+	if _, err := NewTeam(nil, Config{}); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil maker: %v, want ErrConfig", err)
+	}
+	boom := errors.New("boom")
+	if _, err := NewTeam(func(int) (simulate.Env, error) { return nil, boom }, Config{}); !errors.Is(err, boom) {
+		t.Errorf("failing maker: %v, want its error", err)
+	}
+	// A maker whose environments change size between calls.
+	calls := 0
+	mk := func(b int) (simulate.Env, error) {
+		calls++
+		return matrixMaker(calls+1, 2, false, "min", "max")(b)
+	}
+	if _, err := NewTeam(mk, Config{Workers: 2, Envs: 2}); !errors.Is(err, ErrConfig) {
+		t.Errorf("inconsistent maker: %v, want ErrConfig", err)
+	}
+	if _, err := NewTeam(func(int) (simulate.Env, error) { return nil, nil }, Config{}); !errors.Is(err, ErrConfig) {
+		t.Errorf("maker of nil environments: %v, want ErrConfig", err)
+	}
+	// A maker that ignores the batch it is asked for.
+	for _, b := range []int{2, 5} {
+		fixed := func(int) (simulate.Env, error) { return matrixMaker(2, 2, false, "min", "max")(b) }
+		if _, err := NewTeam(fixed, Config{Envs: 3, Hidden: []int{2}}); !errors.Is(err, ErrConfig) {
+			t.Errorf("environments of batch %d for Envs 3: %v, want ErrConfig", b, err)
+		}
+	}
+}
+
+func TestTeamSizes(t *testing.T) {
+	for _, c := range gradCases() {
+		c.cfg.Workers = 2
+		c.cfg.FramesPerIter = 31 // rounded up to whole episodes of every worker
+		tm := mustTeam(t, c.mk, c.cfg)
+		env, err := c.mk(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, L, B, W := env.Agents(), env.EpisodeLength(), c.cfg.Envs, c.cfg.Workers
+		episodes := (31 + W*B*L - 1) / (W * B * L)
+		if tm.buf.frames != W*episodes*B*L || tm.buf.frames < 31 || tm.buf.frames-W*B*L >= 31 {
+			t.Errorf("%s: %d frames per iteration for 31 asked, %d per episode and worker", c.name, tm.buf.frames, B*L)
+		}
+		if tm.Agents() != n {
+			t.Errorf("%s: Agents %d, want %d", c.name, tm.Agents(), n)
+		}
+		nActors, nCritics := n, 1
+		if c.cfg.Kind == Homogeneous {
+			nActors = 1
+		}
+		if c.cfg.Critic == PerAgent {
+			nCritics = nActors
+		}
+		asz, csz := refLayerSizes(tm, false), refLayerSizes(tm, true)
+		logStds := 0
+		if !env.ActionSpace().Discrete {
+			logStds = env.ActionSpace().Dim
+		}
+		wantA, wantC := nActors*(refNumParams(asz)+logStds), nCritics*refNumParams(csz)
+		if a, cr := tm.NumParams(); a != wantA || cr != wantC {
+			t.Errorf("%s: NumParams %d, %d, want %d, %d", c.name, a, cr, wantA, wantC)
+		}
+		// Initial log standard deviations and zero biases.
+		np := refNumParams(asz)
+		for a := 0; a < nActors; a++ {
+			p := tm.actorParams[a*(np+logStds) : (a+1)*(np+logStds)]
+			for _, v := range p[np:] {
+				if v != c.cfg.InitLogStd {
+					t.Errorf("%s: initial log std %v, want %v", c.name, v, c.cfg.InitLogStd)
+				}
+			}
+			off := 0
+			for l := 0; l+1 < len(asz); l++ {
+				off += asz[l] * asz[l+1]
+				for _, b := range p[off : off+asz[l+1]] {
+					if b != 0 {
+						t.Errorf("%s: initial bias %v", c.name, b)
+					}
+				}
+				off += asz[l+1]
+			}
+		}
+		if tm.Iteration() != 0 || tm.Frames() != 0 {
+			t.Errorf("%s: fresh team at iteration %d, frames %d", c.name, tm.Iteration(), tm.Frames())
+		}
+	}
+}
+
+// TestCollectReplay replays every buffered episode in a fresh environment,
+// from the episode's spawn seed, with the buffered actions squashed into
+// the action box, and checks the buffered inputs, rewards, returns and
+// log-probabilities against it.
+func TestCollectReplay(t *testing.T) {
+	for _, c := range gradCases() {
+		c.cfg.Workers = 2
+		c.cfg.FramesPerIter = 50
+		t.Run(c.name, func(t *testing.T) {
+			tm := mustTeam(t, c.mk, c.cfg)
+			r := newRNG(8, 8)
+			for k := range tm.actorParams { // a responsive policy
+				tm.actorParams[k] += 0.3 * r.normal()
+			}
+			for it := 0; it < 2; it++ { // the second iteration has new seeds
+				if err := tm.collect(); err != nil {
+					t.Fatal(err)
+				}
+				replay(t, tm, c.mk)
+				tm.iter++
+			}
+		})
+	}
+}
+
+func replay(t *testing.T, tm *Team, mk EnvMaker) {
+	t.Helper()
+	cfg := tm.Config()
+	n, B, W := tm.n, cfg.Envs, cfg.Workers
+	L := tm.buf.length
+	E := tm.buf.frames / (W * B * L)
+	asz := refLayerSizes(tm, false)
+	np := refNumParams(asz)
+	sp := tm.space
+	per := np
+	if !sp.Discrete {
+		per += sp.Dim
+	}
+	in := asz[0]
+	for w := 0; w < W; w++ {
+		for e := 0; e < E; e++ {
+			env, err := mk(B)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := env.Reset(spawnSeed(cfg.Seed, tm.iter, w, e)); err != nil {
+				t.Fatal(err)
+			}
+			od := env.ObsDim()
+			ret := make([]float64, B)
+			for s := 0; s < L; s++ {
+				obs := env.Obs()
+				acts := make([]float64, B*n*sp.Width())
+				for k := 0; k < B; k++ {
+					f := ((w*E+e)*L+s)*B + k
+					if cfg.Critic == Centralised {
+						for q := 0; q < n*od; q++ {
+							if tm.buf.criticIn[f*n*od+q] != obs[k*n*od+q] {
+								t.Fatalf("worker %d episode %d step %d element %d: critic input differs", w, e, s, k)
+							}
+						}
+					}
+					for i := 0; i < n; i++ {
+						row := f*n + i
+						x := tm.buf.actorIn[row*in : (row+1)*in]
+						for q := 0; q < in; q++ {
+							want := 0.0
+							if q < od {
+								want = obs[(k*n+i)*od+q]
+							} else if q-od == i {
+								want = 1
+							}
+							if x[q] != want {
+								t.Fatalf("frame %d agent %d: input[%d] = %v, want %v", f, i, q, x[q], want)
+							}
+						}
+						a := i
+						if cfg.Kind == Homogeneous {
+							a = 0
+						}
+						p := tm.actorParams[a*per : (a+1)*per]
+						y := refForward(asz, p[:np], x)
+						var ls []float64
+						if sp.Discrete {
+							c := tm.buf.raw[row]
+							if c != math.Trunc(c) || c < 0 || int(c) >= sp.Choices {
+								t.Fatalf("frame %d agent %d: choice %v", f, i, c)
+							}
+							acts[(k*n + i)] = c
+						} else {
+							ls = p[np:]
+							for d := 0; d < sp.Dim; d++ {
+								u := tm.buf.raw[row*sp.Dim+d]
+								acts[(k*n+i)*sp.Dim+d] = sp.Low[d] + (sp.High[d]-sp.Low[d])*(math.Tanh(u)+1)/2
+							}
+						}
+						raw := tm.buf.raw[row*tm.rawW() : (row+1)*tm.rawW()]
+						if lp := lossLogProb(sp.Discrete, raw, y, ls); math.Abs(lp-tm.buf.logp[row]) > 1e-10*math.Max(1, math.Abs(lp)) {
+							t.Fatalf("frame %d agent %d: log-probability %v, want %v", f, i, tm.buf.logp[row], lp)
+						}
+					}
+				}
+				if err := env.Step(acts); err != nil {
+					t.Fatal(err)
+				}
+				for k, rw := range env.Reward() {
+					f := ((w*E+e)*L+s)*B + k
+					if tm.buf.reward[f] != rw {
+						t.Fatalf("worker %d episode %d step %d element %d: reward %v, replay %v", w, e, s, k, tm.buf.reward[f], rw)
+					}
+					ret[k] += rw
+				}
+			}
+			for k := range ret {
+				if got := tm.buf.epReturn[(w*E+e)*B+k]; math.Abs(got-ret[k]) > 1e-12 {
+					t.Fatalf("worker %d episode %d element %d: return %v, replay %v", w, e, k, got, ret[k])
+				}
+			}
+		}
+	}
+}
+
+// TestSamplingDistribution checks the collected actions' distribution:
+// standardised Gaussian draws (u − μ)/σ have mean 0 and variance 1, and
+// discrete choices follow the softmax of the logits.
+func TestSamplingDistribution(t *testing.T) {
+	for _, disc := range []bool{false, true} {
+		tm := mustTeam(t, matrixMaker(2, 3, disc, "min", "max"), Config{Hidden: []int{4}, Envs: 4000, FramesPerIter: 4000, InitLogStd: -0.7, Seed: 3})
+		r := newRNG(2, 2)
+		for k := range tm.actorParams {
+			tm.actorParams[k] += 0.5 * r.normal()
+		}
+		if err := tm.collect(); err != nil {
+			t.Fatal(err)
+		}
+		asz := refLayerSizes(tm, false)
+		np := refNumParams(asz)
+		per := np
+		if !disc {
+			per += 3
+		}
+		for i := 0; i < 2; i++ {
+			p := tm.actorParams[i*per : (i+1)*per]
+			y := refForward(asz, p[:np], []float64{0}) // the matrix game observes 0
+			if disc {
+				counts := make([]float64, 3)
+				for f := 0; f < tm.buf.frames; f++ {
+					counts[int(tm.buf.raw[f*2+i])]++
+				}
+				q := make([]float64, 3)
+				softmaxInto(q, y)
+				chi2 := 0.0
+				for j := range q {
+					e := float64(tm.buf.frames) * q[j]
+					chi2 += (counts[j] - e) * (counts[j] - e) / e
+				}
+				if chi2 > 25 {
+					t.Errorf("agent %d: χ² %v for counts %v and probabilities %v", i, chi2, counts, q)
+				}
+				continue
+			}
+			for d := 0; d < 3; d++ {
+				s, s2 := 0.0, 0.0
+				for f := 0; f < tm.buf.frames; f++ {
+					z := (tm.buf.raw[(f*2+i)*3+d] - y[d]) / math.Exp(p[np+d])
+					s, s2 = s+z, s2+z*z
+				}
+				m := s / float64(tm.buf.frames)
+				v := s2/float64(tm.buf.frames) - m*m
+				if math.Abs(m) > 0.07 || math.Abs(v-1) > 0.1 {
+					t.Errorf("agent %d coordinate %d: standardised draws have mean %v, variance %v", i, d, m, v)
+				}
+			}
+		}
+	}
+}
+
+// seedLog records the Reset seeds of every environment a maker made, in
+// the order of making.
+type seedLog struct {
+	mu    sync.Mutex
+	seeds [][]int64
+	batch []int
+}
+
+type seedEnv struct {
+	simulate.Env
+	log *seedLog
+	k   int
+}
+
+func (e seedEnv) Reset(seed int64) error {
+	e.log.mu.Lock()
+	e.log.seeds[e.k] = append(e.log.seeds[e.k], seed)
+	e.log.mu.Unlock()
+	return e.Env.Reset(seed)
+}
+
+func (l *seedLog) maker(mk EnvMaker) EnvMaker {
+	return func(b int) (simulate.Env, error) {
+		env, err := mk(b)
+		if err != nil {
+			return nil, err
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.seeds = append(l.seeds, nil)
+		l.batch = append(l.batch, b)
+		return seedEnv{env, l, len(l.seeds) - 1}, nil
+	}
+}
+
+// TestPairSpawnSeeds checks that the heterogeneous and the homogeneous
+// team of a pair meet the same spawns, in training and in evaluation, and
+// that episodes of different workers, episodes and iterations differ.
+func TestPairSpawnSeeds(t *testing.T) {
+	var log seedLog
+	spec := RunSpec{Maker: log.maker(captureMaker(2, 2, 4)), Iterations: 3, EvalEpisodes: 5,
+		Team: Config{Hidden: []int{4}, Envs: 3, Workers: 2, FramesPerIter: 40, Seed: 21}}
+	p, err := NewPair(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for it := 0; it < 3; it++ {
+		if _, err := p.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// made: het workers 0, 1; hom workers 2, 3; het and hom evaluation.
+	if len(log.seeds) != 6 || log.batch[4] != 5 || log.batch[5] != 5 {
+		t.Fatalf("%d environments of batches %v, want 2+2 workers and 2 evaluations of 5", len(log.seeds), log.batch)
+	}
+	seen := map[int64]bool{}
+	for w := 0; w < 2; w++ {
+		het, hom := log.seeds[w], log.seeds[2+w]
+		if len(het) != 3*2 || fmt.Sprint(het) != fmt.Sprint(hom) {
+			t.Errorf("worker %d: het seeds %v, hom seeds %v", w, het, hom)
+		}
+		for k, s := range het {
+			if seen[s] {
+				t.Errorf("worker %d reset %d: seed %d used twice", w, k, s)
+			}
+			seen[s] = true
+			it, e := k/2, k%2
+			if s != spawnSeed(21, it, w, e) {
+				t.Errorf("worker %d iteration %d episode %d: seed %d, want spawnSeed %d", w, it, e, s, spawnSeed(21, it, w, e))
+			}
+		}
+	}
+	if fmt.Sprint(log.seeds[4]) != fmt.Sprint(log.seeds[5]) || len(log.seeds[4]) != 3 {
+		t.Errorf("evaluation seeds het %v, hom %v", log.seeds[4], log.seeds[5])
+	}
+	for k, s := range log.seeds[4] {
+		if s != p.evalSeed(k+1) {
+			t.Errorf("evaluation %d seed %d, want %d", k+1, s, p.evalSeed(k+1))
+		}
+	}
+}
+
+// TestTeamDeterminism checks that teams with the same configuration
+// train identically (also with two workers), and that other seeds or a
+// heterogeneous/homogeneous team differ.
+func TestTeamDeterminism(t *testing.T) {
+	run := func(cfg Config) *Team {
+		tm := mustTeam(t, captureMaker(2, 2, 5), cfg)
+		for it := 0; it < 2; it++ {
+			st, err := tm.Iterate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Iteration != it+1 || st.Frames != int64((it+1)*tm.buf.frames) || st.Return != mean(tm.buf.epReturn) {
+				t.Fatalf("stats %+v after iteration %d", st, it+1)
+			}
+			for _, v := range []float64{st.Entropy, st.ClipFraction, st.ApproxKL, st.ValueLoss} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("non-finite stats %+v", st)
+				}
+			}
+			if st.ClipFraction < 0 || st.ClipFraction > 1 || st.ValueLoss < 0 {
+				t.Fatalf("stats out of range %+v", st)
+			}
+		}
+		return tm
+	}
+	cfg := Config{Hidden: []int{8, 8}, Envs: 4, FramesPerIter: 60, Minibatch: 25, Epochs: 3, Seed: 5}
+	for _, workers := range []int{1, 2} {
+		cfg.Workers = workers
+		a, b := run(cfg), run(cfg)
+		if !equalFloats(a.actorParams, b.actorParams) || !equalFloats(a.criticParams, b.criticParams) {
+			t.Errorf("workers %d: two runs of the same configuration differ", workers)
+		}
+		c := cfg
+		c.Seed = 6
+		if equalFloats(a.actorParams, run(c).actorParams) {
+			t.Errorf("workers %d: seeds 5 and 6 give the same parameters", workers)
+		}
+	}
+}
+
+func equalFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestSetEnvParams(t *testing.T) {
+	tm := mustTeam(t, matrixMaker(2, 2, false, "softmax(1)", "max"), Config{Hidden: []int{2}, Envs: 2, Workers: 2})
+	if _, err := tm.Evaluate(3, 1); err != nil { // makes the evaluation environment
+		t.Fatal(err)
+	}
+	p := tm.EnvParams()
+	if err := p.Set("U.t", -2); err != nil {
+		t.Fatal(err)
+	}
+	if err := tm.SetEnvParams(p); err != nil {
+		t.Fatal(err)
+	}
+	for w, wk := range tm.workers {
+		if v, _ := wk.env.Params().Get("U.t"); v != -2 {
+			t.Errorf("worker %d: U.t = %v", w, v)
+		}
+	}
+	if v, _ := tm.upd.evalEnv.Params().Get("U.t"); v != -2 {
+		t.Errorf("evaluation environment: U.t = %v", v)
+	}
+	if err := tm.SetEnvParams(simulate.Params{Names: []string{"nope"}, Values: []float64{1}}); err == nil {
+		t.Error("unknown parameter: no error")
+	}
+}
+
+// nanEnv reports a NaN reward for batch element 1.
+type nanEnv struct{ simulate.Env }
+
+func (e nanEnv) Reward() []float64 {
+	r := append([]float64(nil), e.Env.Reward()...)
+	r[1] = math.NaN()
+	return r
+}
+
+func TestDivergedReward(t *testing.T) {
+	mk := func(b int) (simulate.Env, error) {
+		env, err := captureMaker(2, 2, 3)(b)
+		return nanEnv{env}, err
+	}
+	tm := mustTeam(t, mk, Config{Hidden: []int{3}, Envs: 2, Workers: 2})
+	if _, err := tm.Iterate(); !errors.Is(err, ErrDiverged) {
+		t.Errorf("NaN reward: %v, want ErrDiverged", err)
+	}
+	if tm.Iteration() != 0 {
+		t.Errorf("failed iteration counted: %d", tm.Iteration())
+	}
+}

@@ -1,0 +1,121 @@
+package reproduce
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/hetgain/hetgain/figures"
+	"github.com/hetgain/hetgain/gain"
+)
+
+// Curves draws the evaluation gain ΔR of one variant against the frames
+// each team has collected: a grid of panels, one row per U and one column
+// per T, each with the mean over seeds and a band of one standard
+// deviation either side (no band with one seed), at the iterations every
+// finished seed evaluated, on one y scale for all panels. The closed-form gain is the reference line of
+// the matrix game's panels; a dashed curve marks a cell whose predicted
+// gain is zero. The title gives the frames used and the paper's budget.
+// A panel without finished cells is empty. Curves panics if the
+// experiment has no variant labelled variant.
+func (r *Results) Curves(variant string) *figures.Figure {
+	e := r.Experiment.withDefaults()
+	v, ok := e.variant(variant)
+	if !ok {
+		panic(fmt.Sprintf("reproduce: experiment %q has no variant %q", e.Name, variant))
+	}
+	groups := map[[2]string]group{}
+	maxFrames := int64(0)
+	for _, g := range r.groups() {
+		if g.variant.Label == variant {
+			groups[[2]string{g.u, g.t}] = g
+			for _, c := range g.cells {
+				if c.Frames > maxFrames {
+					maxFrames = c.Frames
+				}
+			}
+		}
+	}
+	unit, unitName := 1e3, "thousands"
+	if maxFrames >= 1e6 {
+		unit, unitName = 1e6, "millions"
+	}
+	var panels []figures.Panel
+	for _, u := range e.Ops {
+		for _, t := range e.Ops {
+			pn := figures.Panel{Title: fmt.Sprintf("U=%s, T=%s", u, t)}
+			th, sign := theory(v.Env, u, t)
+			if !math.IsNaN(th) {
+				pn.Reference = []float64{th}
+			}
+			g, ok := groups[[2]string{u, t}]
+			if !ok {
+				pn.Title += " (no data)"
+				panels = append(panels, pn)
+				continue
+			}
+			b := gainBand(g.cells, unit)
+			if b.X == nil {
+				pn.Title += " (no evaluation)"
+			} else {
+				b.Label = "ΔR (het - hom)"
+				b.Dashed = sign == gain.Zero.String()
+				pn.Bands = []figures.Band{b}
+			}
+			if len(g.cells) < e.Seeds {
+				pn.Title += fmt.Sprintf(" (%d of %d seeds)", len(g.cells), e.Seeds)
+			}
+			panels = append(panels, pn)
+		}
+	}
+	title := fmt.Sprintf("%s %s: ΔR over %d seeds, %s frames per run", e.Name, variant, e.Seeds, formatCount(maxFrames))
+	if e.PaperBudget != "" {
+		title += " (paper: " + e.PaperBudget + ")"
+	}
+	return figures.BandPanels(title, "frames per team ("+unitName+")", "ΔR", len(e.Ops), true, panels...)
+}
+
+// gainBand returns the mean and ± one standard deviation over cells of
+// the evaluation gain at the iterations every cell evaluated, against
+// frames/unit (X nil if there is no such iteration; Lo and Hi nil for one
+// cell).
+func gainBand(cells []Cell, unit float64) figures.Band {
+	type point struct {
+		frames []float64
+		gains  []float64
+	}
+	byIter := map[int]*point{}
+	for _, c := range cells {
+		for _, row := range c.Log {
+			if math.IsNaN(row.EvalGain) || math.IsInf(row.EvalGain, 0) {
+				continue
+			}
+			p := byIter[row.Iteration]
+			if p == nil {
+				p = &point{}
+				byIter[row.Iteration] = p
+			}
+			p.frames = append(p.frames, float64(row.Frames)/unit)
+			p.gains = append(p.gains, row.EvalGain)
+		}
+	}
+	var iters []int
+	for it, p := range byIter {
+		if len(p.gains) == len(cells) {
+			iters = append(iters, it)
+		}
+	}
+	sort.Ints(iters)
+	var b figures.Band
+	for _, it := range iters {
+		p := byIter[it]
+		m := mean(p.gains)
+		b.X = append(b.X, mean(p.frames))
+		b.Mean = append(b.Mean, m)
+		if len(cells) > 1 {
+			s := sampleStd(p.gains)
+			b.Lo, b.Hi = append(b.Lo, m-s), append(b.Hi, m+s)
+		}
+	}
+	return b
+}

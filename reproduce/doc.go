@@ -1,0 +1,32 @@
+// Package reproduce runs the paper's learning experiments as one call each and tabulates and plots their results.
+//
+// An Experiment is a grid: its variants (the continuous and the discrete
+// matrix game, say) times every pair (U, T) of its operators (min, mean and
+// max) times its seeds. Each cell of the grid is one paired run of package
+// learn (a heterogeneous and a homogeneous team trained side by side from
+// the same seed), kept in its own directory
+//
+//	<dir>/<variant>/<U>-<T>/seed<k>
+//
+// with the run's spec.json, log.csv and checkpoint. Run trains the cells;
+// a reproduction that was interrupted resumes where it stopped when Run is
+// called again with the same directory: finished cells are read back, not
+// retrained, and a cell cut short continues from its last checkpoint, with
+// the same numbers as if it had not stopped. Load reads the cells' logs
+// back without training, for notebooks.
+//
+// Results.Table has one row per (variant, U, T): the final evaluation
+// gain ΔR = R_het − R_hom (mean and standard deviation over seeds), the
+// closed-form gain of the theory where there is one, the sign the theory
+// predicts, whether the learned gain is clearly positive, and the paper's
+// own learned gain. Results.Curves draws the gain against training frames,
+// one panel per (U, T), and Results.Summary puts it all in a few lines of
+// text, with the frames used beside the paper's budget.
+//
+// Matrix, Capture and Tag return the paper's experiments with settings
+// that train on a CPU in minutes to hours; the paper used far more frames
+// (Experiment.PaperBudget), so gains that take long to emerge may not have
+// emerged yet.
+package reproduce
+
+//go:generate cp ../testdata/paper_learned_gains.csv paper_learned_gains.csv

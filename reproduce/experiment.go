@@ -1,0 +1,262 @@
+package reproduce
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/simulate"
+)
+
+// Variant is one environment of an experiment, such as the continuous
+// matrix game. Its Env.U and Env.T are filled in per cell.
+type Variant struct {
+	// Label names the variant in tables, figures and directories
+	// ("continuous", "discrete", "capture", "2v2"): letters, digits, '-'
+	// and '_' only.
+	Label string
+	Env   learn.EnvSpec
+}
+
+// Experiment is a grid of paired runs: Variants × (U, T) in Ops × Ops ×
+// Seeds.
+type Experiment struct {
+	// Name is "matrix4", "matrix2", "capture" or "tag" for the paper's
+	// experiments (the names of Lookup and of the paper's gains).
+	Name     string
+	Variants []Variant
+	// Ops are the operators tried as U and as T, in the syntax of
+	// aggregators.Parse (default {"min", "mean", "max"}).
+	Ops []string
+	// Seeds is the number of seeds per (variant, U, T) (default 1). Seed
+	// k = 1, ..., Seeds trains with Team.Seed + k.
+	Seeds int
+	// Team is the training configuration of both teams (zero fields are
+	// learn's defaults).
+	Team learn.Config
+	// Iterations is the number of training iterations of each run.
+	Iterations int
+	// EvalEvery and EvalEpisodes are those of learn.RunSpec (zero: its
+	// defaults, every iteration and 32 episodes).
+	EvalEvery, EvalEpisodes int
+	// Scale is the return scale: the return of an episode in which the
+	// team reward R(A) is 1 at every step (1 for the matrix game, 10 for
+	// Multi-goal-capture, whose step reward is R(A)/10 over 100 steps, and
+	// 100 for Tag). A gain is clearly positive only if it exceeds
+	// PositiveTolerance × Scale (see Results.Table). Zero means 1.
+	Scale float64
+	// PaperBudget describes the paper's runs, e.g. "12M frames per run, 9
+	// seeds", and PaperFrames is the frames per run (0 if the paper has
+	// no such experiment).
+	PaperBudget string
+	PaperFrames int64
+	// Expect says in one sentence what the paper and the theory say.
+	Expect string
+}
+
+// Operators of the paper's experiments.
+var paperOps = []string{"min", "mean", "max"}
+
+// Matrix returns the matrix game with n agents and m tasks, continuous and
+// discrete, over {min, mean, max}²: 3 seeds of 100 iterations of learn's
+// default configuration (1600 frames each, so 160,000 frames per run),
+// evaluated on 4 episodes every iteration (the game has a constant
+// observation, so a deterministic policy plays every episode alike). Its
+// name is "matrix<n>" if n = m, else "matrix<n>x<m>".
+func Matrix(n, m int) Experiment {
+	name := "matrix" + strconv.Itoa(n)
+	if n != m {
+		name += "x" + strconv.Itoa(m)
+	}
+	e := Experiment{
+		Name: name,
+		Variants: []Variant{
+			{Label: "continuous", Env: learn.EnvSpec{Name: "matrix", Agents: n, Tasks: m}},
+			{Label: "discrete", Env: learn.EnvSpec{Name: "matrix", Agents: n, Tasks: m, Discrete: true}},
+		},
+		Ops:          append([]string(nil), paperOps...),
+		Seeds:        3,
+		Team:         learn.Config{Hidden: []int{32, 32}},
+		Iterations:   150,
+		EvalEvery:    10,
+		EvalEpisodes: 4,
+		Scale:        1,
+		Expect: "the learned gain matches the closed form (Theory): positive for U = min or mean with T = max, " +
+			"and in the discrete game also for U = min, T = mean; zero elsewhere",
+	}
+	switch {
+	case n == 2 && m == 2:
+		e.PaperBudget, e.PaperFrames = "6M frames per run, 9 seeds", 6_000_000
+	case n == 4 && m == 4:
+		e.PaperBudget, e.PaperFrames = "12M frames per run, 9 seeds", 12_000_000
+	}
+	return e
+}
+
+// Capture returns Multi-goal-capture with N = M = 2 (no sensor) over
+// {min, mean, max}²: 3 seeds of 150 iterations of 6400 frames (32
+// environments, minibatches of 1600), evaluated on 32 episodes every 5
+// iterations.
+func Capture() Experiment {
+	return Experiment{
+		Name:         "capture",
+		Variants:     []Variant{{Label: "capture", Env: learn.EnvSpec{Name: "capture", Agents: 2, Tasks: 2}}},
+		Ops:          append([]string(nil), paperOps...),
+		Seeds:        3,
+		Team:         learn.Config{Envs: 32, FramesPerIter: 6400, Minibatch: 1600},
+		Iterations:   150,
+		EvalEvery:    5,
+		EvalEpisodes: 32,
+		Scale:        float64(simulate.CaptureLength) / 10,
+		PaperBudget:  "30M frames per run, 9 seeds",
+		PaperFrames:  30_000_000,
+		Expect: "ΔR > 0 only for the concave-convex pairs U = min or mean with T = max (the paper: 0.21 and 0.12); " +
+			"about 0 or below elsewhere, below for U = max when heterogeneous teams learn to coordinate more slowly",
+	}
+}
+
+// Tag returns 2v2 Tag (2 chasers, 2 heuristic escapers, 2 obstacles) over
+// {min, mean, max}², with the settings of Capture.
+func Tag() Experiment {
+	e := Capture()
+	e.Name = "tag"
+	e.Variants = []Variant{{Label: "2v2", Env: learn.EnvSpec{Name: "tag", Agents: 2, Tasks: 2}}}
+	e.Scale = float64(simulate.TagLength)
+	e.Expect = "ΔR > 0 only for the pairs with a positive discrete gain, (min, max), (min, mean) and (mean, max), " +
+		"largest for (min, max)"
+	return e
+}
+
+// Names lists the names Lookup knows, for help texts.
+var Names = []string{"matrix", "matrix4", "matrix2", "capture", "tag"}
+
+// Lookup returns the experiment of a name: "matrix" or "matrix4"
+// (Matrix(4, 4)), "matrix2" (Matrix(2, 2)), "capture" or "tag". It
+// returns an error wrapping learn.ErrConfig for any other name.
+func Lookup(name string) (Experiment, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "matrix", "matrix4":
+		return Matrix(4, 4), nil
+	case "matrix2":
+		return Matrix(2, 2), nil
+	case "capture":
+		return Capture(), nil
+	case "tag":
+		return Tag(), nil
+	}
+	return Experiment{}, fmt.Errorf("reproduce: unknown experiment %q (want %s): %w",
+		name, strings.Join(Names, ", "), learn.ErrConfig)
+}
+
+// withDefaults fills in Ops, Seeds and Scale.
+func (e Experiment) withDefaults() Experiment {
+	if len(e.Ops) == 0 {
+		e.Ops = append([]string(nil), paperOps...)
+	}
+	if e.Seeds == 0 {
+		e.Seeds = 1
+	}
+	if e.Scale == 0 {
+		e.Scale = 1
+	}
+	return e
+}
+
+// check returns an error wrapping learn.ErrConfig naming the first
+// invalid setting of e (after defaults).
+func (e Experiment) check() error {
+	bad := func(format string, a ...interface{}) error {
+		return fmt.Errorf("reproduce: experiment %q: %s: %w", e.Name, fmt.Sprintf(format, a...), learn.ErrConfig)
+	}
+	if len(e.Variants) == 0 {
+		return bad("no variants")
+	}
+	if e.Seeds < 1 || e.Iterations < 1 {
+		return bad("Seeds %d, Iterations %d, want >= 1", e.Seeds, e.Iterations)
+	}
+	if !(e.Scale > 0) {
+		return bad("Scale %v, want > 0", e.Scale)
+	}
+	seen := map[string]bool{}
+	for _, v := range e.Variants {
+		if !safeName(v.Label) {
+			return bad("variant label %q: want letters, digits, '-' and '_'", v.Label)
+		}
+		if seen[v.Label] {
+			return bad("two variants labelled %q", v.Label)
+		}
+		seen[v.Label] = true
+	}
+	for _, op := range e.Ops {
+		if strings.ContainsAny(op, `/\`) || strings.TrimSpace(op) == "" {
+			return bad("operator %q", op)
+		}
+	}
+	for _, c := range e.cells("") {
+		if err := c.spec.Check(); err != nil {
+			return fmt.Errorf("reproduce: experiment %q, cell %s: %w", e.Name, c.name, err)
+		}
+	}
+	return nil
+}
+
+func safeName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// cellSpec is one cell of the grid: where it lives and what it trains.
+type cellSpec struct {
+	variant string
+	u, t    string
+	seed    int
+	name    string // "<variant>/<U>-<T>/seed<k>", its directory under the experiment's
+	dir     string // "" if the experiment has no directory
+	spec    learn.RunSpec
+}
+
+// cells returns the cells of e in the order variant, U, T, seed.
+func (e Experiment) cells(dir string) []cellSpec {
+	var out []cellSpec
+	for _, v := range e.Variants {
+		for _, u := range e.Ops {
+			for _, t := range e.Ops {
+				for k := 1; k <= e.Seeds; k++ {
+					env := v.Env
+					env.U, env.T = u, t
+					team := e.Team
+					team.Hidden = append([]int(nil), team.Hidden...)
+					team.Seed += int64(k)
+					c := cellSpec{variant: v.Label, u: u, t: t, seed: k,
+						name: v.Label + "/" + u + "-" + t + "/seed" + strconv.Itoa(k),
+						spec: learn.RunSpec{Env: env, Team: team, Iterations: e.Iterations,
+							EvalEvery: e.EvalEvery, EvalEpisodes: e.EvalEpisodes}}
+					if dir != "" {
+						c.dir = filepath.Join(dir, filepath.FromSlash(c.name))
+					}
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// variant returns the variant labelled label.
+func (e Experiment) variant(label string) (Variant, bool) {
+	for _, v := range e.Variants {
+		if v.Label == label {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}

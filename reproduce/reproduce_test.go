@@ -1,0 +1,536 @@
+package reproduce
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/tables"
+)
+
+// tiny is the matrix game with N = M = 2 over {min, max}² with small
+// networks and batches: 8 cells per seed, a fraction of a second each.
+func tiny(seeds int) Experiment {
+	e := Matrix(2, 2)
+	e.Ops = []string{"min", "max"}
+	e.Seeds = seeds
+	e.Iterations = 4
+	e.Team = learn.Config{Hidden: []int{8}, Envs: 16, FramesPerIter: 64, Minibatch: 32, Epochs: 2}
+	e.EvalEpisodes = 2
+	e.EvalEvery = 1
+	return e
+}
+
+func tableCSV(t *testing.T, r *Results) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := tables.WriteCSV(&b, r.Table()); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// reference runs tiny(2) once per test binary, uninterrupted.
+var reference struct {
+	once sync.Once
+	dir  string
+	res  *Results
+	err  error
+}
+
+func referenceRun(t *testing.T) (*Results, string) {
+	t.Helper()
+	reference.once.Do(func() {
+		reference.dir, reference.err = os.MkdirTemp("", "reproduce-ref")
+		if reference.err == nil {
+			reference.res, reference.err = Run(tiny(2), Options{Dir: reference.dir})
+		}
+	})
+	if reference.err != nil {
+		t.Fatal(reference.err)
+	}
+	return reference.res, reference.dir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if reference.dir != "" {
+		os.RemoveAll(reference.dir)
+	}
+	os.Exit(code)
+}
+
+func logRows(t *testing.T, dir string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "log.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Count(string(b), "\n") - 1
+}
+
+// TestRunStopResume stops a reproduction in its fourth cell, checks what
+// it kept, and resumes it: finished cells are not retrained, the stopped
+// one continues from its checkpoint, and the results equal those of an
+// uninterrupted run; Load reads the same table back.
+func TestRunStopResume(t *testing.T) {
+	ref, _ := referenceRun(t)
+	e := tiny(2)
+	if len(ref.Cells) != 16 {
+		t.Fatalf("%d cells, want 16", len(ref.Cells))
+	}
+	dir := t.TempDir()
+	cells := e.withDefaults().cells(dir)
+	var last Progress
+	var reports []Progress
+	res, err := Run(e, Options{Dir: dir,
+		Stop:     func() bool { return last.Cell == cells[3].name && last.Iteration >= 2 },
+		Progress: func(p Progress) { last = p; reports = append(reports, p) }})
+	if !errors.Is(err, learn.ErrStopped) || !strings.Contains(err.Error(), "3 of 16 cells finished") {
+		t.Fatalf("err = %v, want ErrStopped after 3 cells", err)
+	}
+	if len(res.Cells) != 3 || res.Cells[2].Name() != cells[2].name {
+		t.Fatalf("%d cells returned, want the first 3", len(res.Cells))
+	}
+	if n := logRows(t, cells[3].dir); n != 2 {
+		t.Errorf("stopped cell's log has %d rows, want 2", n)
+	}
+	if _, err := os.Stat(cells[4].dir); err == nil {
+		t.Errorf("cell %s was started after the stop", cells[4].name)
+	}
+	if want := (Progress{Cell: cells[0].name, Done: 0, Total: 16, Iteration: 1, Iterations: 4}); reports[0].Cell != want.Cell ||
+		reports[0].Done != 0 || reports[0].Total != 16 || reports[0].Iteration != 1 || reports[0].Iterations != 4 || !(reports[0].FPS > 0) {
+		t.Errorf("first report %+v", reports[0])
+	}
+	if p := reports[4]; p.Cell != cells[0].name || p.Done != 1 || p.Iteration != 4 || math.IsNaN(p.EvalGain) {
+		t.Errorf("report of the first cell's end: %+v", p)
+	}
+	if loaded, err := Load(e, dir); err != nil || len(loaded.Cells) != 3 || tableCSV(t, loaded) != tableCSV(t, res) {
+		t.Errorf("Load of the stopped run: %v, %d cells", err, len(loaded.Cells))
+	}
+
+	// Resume: which cells train, and from which iteration.
+	first := map[string]int{}
+	res, err = Run(e, Options{Dir: dir, Progress: func(p Progress) {
+		if _, ok := first[p.Cell]; !ok {
+			first[p.Cell] = p.Iteration
+			if p.Iteration == 4 && p.FPS != 0 && p.Done > 3 {
+				t.Errorf("cell %s: first report %+v", p.Cell, p)
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, c := range cells {
+		want := 1
+		switch {
+		case k < 3:
+			want = 4 // only the report of a finished cell
+		case k == 3:
+			want = 3
+		}
+		if first[c.name] != want {
+			t.Errorf("cell %s: first report at iteration %d, want %d", c.name, first[c.name], want)
+		}
+		if n := logRows(t, c.dir); n != 4 {
+			t.Errorf("cell %s: %d log rows", c.name, n)
+		}
+	}
+	if got, want := tableCSV(t, res), tableCSV(t, ref); got != want {
+		t.Errorf("resumed table differs from the uninterrupted one:\n%s\nwant\n%s", got, want)
+	}
+	for k := range res.Cells {
+		a, b := res.Cells[k], ref.Cells[k]
+		if a.Name() != b.Name() || a.Frames != b.Frames || len(a.Log) != len(b.Log) {
+			t.Fatalf("cell %d: %s %d frames %d rows, want %s %d %d", k, a.Name(), a.Frames, len(a.Log), b.Name(), b.Frames, len(b.Log))
+		}
+		for i := range a.Log {
+			x, y := a.Log[i], b.Log[i]
+			if x.HetEval != y.HetEval || x.HomEval != y.HomEval || x.HetReturn != y.HetReturn || x.Frames != y.Frames {
+				t.Errorf("cell %s, row %d: %+v, want %+v", a.Name(), i, x, y)
+			}
+		}
+	}
+
+	// A third run trains nothing; Load gives the same table.
+	trained := false
+	if _, err := Run(e, Options{Dir: dir, Progress: func(p Progress) { trained = trained || p.FPS != 0 }}); err != nil || trained {
+		t.Errorf("run of a finished experiment: %v, trained %v", err, trained)
+	}
+	loaded, err := Load(e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tableCSV(t, loaded), tableCSV(t, res); got != want {
+		t.Errorf("Load table:\n%s\nwant\n%s", got, want)
+	}
+	if !reflect.DeepEqual(loaded.Cells[5].Log, res.Cells[5].Log) {
+		t.Error("Load's log differs from Run's")
+	}
+}
+
+// TestJobs checks that cells trained concurrently give the same results.
+func TestJobs(t *testing.T) {
+	ref, _ := referenceRun(t)
+	res, err := Run(tiny(2), Options{Dir: t.TempDir(), Jobs: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tableCSV(t, res), tableCSV(t, ref); got != want {
+		t.Errorf("Jobs 3:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestTableFromLogs recomputes the table's statistics from the log.csv
+// files on disk.
+func TestTableFromLogs(t *testing.T) {
+	ref, dir := referenceRun(t)
+	df := ref.Table()
+	if df.Nrow() != 8 || strings.Join(df.Names(), ",") != strings.Join(TableColumns, ",") {
+		t.Fatalf("%d rows, columns %v", df.Nrow(), df.Names())
+	}
+	for i := 0; i < df.Nrow(); i++ {
+		v, u, tt := df.Elem(i, 1).String(), df.Elem(i, 2).String(), df.Elem(i, 3).String()
+		var gains, hets []float64
+		for s := 1; s <= 2; s++ {
+			recs := readCSVFile(t, filepath.Join(dir, v, u+"-"+tt, "seed"+strconv.Itoa(s), "log.csv"))
+			if len(recs) != 5 {
+				t.Fatalf("%d log rows", len(recs)-1)
+			}
+			for k := len(recs) - 1; k > 0; k-- { // last row with an evaluation
+				if g := parse(t, recs[k][7]); !math.IsNaN(g) {
+					gains, hets = append(gains, g), append(hets, parse(t, recs[k][5]))
+					break
+				}
+			}
+		}
+		m := (gains[0] + gains[1]) / 2
+		sd := math.Abs(gains[0]-gains[1]) / math.Sqrt2 // sample std of two values
+		hm := (hets[0] + hets[1]) / 2
+		row := func(name string) float64 { return df.Col(name).Elem(i).Float() }
+		if !near(row("Gain"), m) || !near(row("GainStd"), sd) || !near(row("HetEval"), hm) {
+			t.Errorf("%s %s-%s: Gain %v ± %v, HetEval %v; from the logs %v ± %v, %v", v, u, tt,
+				row("Gain"), row("GainStd"), row("HetEval"), m, sd, hm)
+		}
+		if seeds, _ := df.Col("Seeds").Elem(i).Int(); seeds != 2 || df.Col("Frames").Elem(i).String() != "256" {
+			t.Errorf("row %d: Seeds %d, Frames %s", i, seeds, df.Col("Frames").Elem(i).String())
+		}
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*(1+math.Abs(b)) }
+
+func readCSVFile(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func parse(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// synthetic returns a cell whose log has one evaluated row with the given
+// returns.
+func synthetic(variant, u, tt string, seed int, het, hom float64) Cell {
+	nan := math.NaN()
+	return Cell{Variant: variant, U: u, T: tt, Seed: seed, Frames: 2000, Log: []learn.PairStats{
+		{Iteration: 1, Frames: 1000, HetEval: het - 0.25, HomEval: hom, EvalGain: het - 0.25 - hom},
+		{Iteration: 2, Frames: 2000, HetEval: het, HomEval: hom, EvalGain: het - hom},
+		{Iteration: 3, Frames: 2000, HetEval: nan, HomEval: nan, EvalGain: nan}, // not evaluated: Final skips it
+	}}
+}
+
+// TestTableColumns checks the statistics, the theory, the clearly
+// positive rule and the paper's values on hand-made logs.
+func TestTableColumns(t *testing.T) {
+	r := &Results{Experiment: Matrix(2, 2), Cells: []Cell{
+		synthetic("continuous", "min", "min", 1, 0.5, 0.49),
+		synthetic("continuous", "min", "min", 2, 0.5, 0.5),
+		synthetic("continuous", "min", "min", 3, 0.5, 0.51),
+		synthetic("continuous", "min", "max", 1, 1, 0.5),
+		synthetic("continuous", "min", "max", 2, 0.99, 0.5),
+		synthetic("continuous", "min", "max", 3, 0.98, 0.5),
+		synthetic("discrete", "mean", "max", 1, 1, 0.5), // one seed
+		synthetic("discrete", "min", "mean", 1, 0.5, 0.5),
+		synthetic("discrete", "min", "mean", 2, 0.53, 0.5), // 0.015 ± 0.021: not clearly positive
+	}}
+	df := r.Table()
+	if df.Nrow() != 4 {
+		t.Fatalf("%d rows", df.Nrow())
+	}
+	type want struct {
+		variant, u, t                           string
+		seeds                                   int
+		gain, std, het, theory, paper, paperStd float64
+		predicted                               string
+		positive, paperPositive                 bool
+	}
+	nan := math.NaN()
+	for i, w := range []want{
+		{"continuous", "min", "min", 3, 0, 0.01, 0.5, 0, -0.002, 0.002, "Zero", false, false},
+		{"continuous", "min", "max", 3, 0.49, 0.01, 0.99, 0.5, 0.504, 0.007, "Positive", true, true},
+		{"discrete", "min", "mean", 2, 0.015, 0.03 / math.Sqrt2, 0.515, 0.5, 0.5, 0, "Positive", false, true},
+		{"discrete", "mean", "max", 1, 0.5, nan, 1, 0.5, 0.5, 0, "Positive", false, true},
+	} {
+		f := func(name string) float64 { return df.Col(name).Elem(i).Float() }
+		b := func(name string) bool { v, _ := df.Col(name).Elem(i).Bool(); return v }
+		eq := func(a, b float64) bool { return math.IsNaN(a) && math.IsNaN(b) || near(a, b) }
+		seeds, _ := df.Col("Seeds").Elem(i).Int()
+		if df.Col("Variant").Elem(i).String() != w.variant || df.Col("U").Elem(i).String() != w.u || df.Col("T").Elem(i).String() != w.t ||
+			seeds != w.seeds || !eq(f("Gain"), w.gain) || !eq(f("GainStd"), w.std) || !eq(f("HetEval"), w.het) ||
+			!eq(f("Theory"), w.theory) || !eq(f("AbsError"), math.Abs(w.gain-w.theory)) ||
+			!eq(f("PaperGain"), w.paper) || !eq(f("PaperStd"), w.paperStd) ||
+			df.Col("Predicted").Elem(i).String() != w.predicted || b("Positive") != w.positive || b("PaperPositive") != w.paperPositive ||
+			df.Col("Experiment").Elem(i).String() != "matrix2" {
+			t.Errorf("row %d:\n%v\nwant %+v", i, df.Subset(i), w)
+		}
+	}
+
+	// Other environments: no theory value; the sign of Tag from the
+	// discrete closed form, that of Capture from the continuous one.
+	for _, c := range []struct {
+		e    Experiment
+		u, t string
+		sign string
+	}{{Tag(), "min", "mean", "Positive"}, {Capture(), "min", "mean", "Zero"}, {Capture(), "mean", "max", "Positive"}} {
+		v := c.e.Variants[0]
+		th, sign := theory(v.Env, c.u, c.t)
+		if !math.IsNaN(th) || sign != c.sign {
+			t.Errorf("%s %s-%s: theory %v, %s; want NaN, %s", c.e.Name, c.u, c.t, th, sign, c.sign)
+		}
+	}
+	if _, sign := theory(Matrix(3, 3).Variants[0].Env, "powersum(0.5)", "powersum(3)"); sign != "Positive" {
+		t.Errorf("power sums: %s, want Positive (gain.Predict)", sign)
+	}
+
+	s := r.Summary()
+	for _, want := range []string{"matrix2: 2 variant(s) x 9 (U, T) pairs x 3 seed(s) = 54 runs, 9 finished.",
+		"Frames per run (each team): 2,000, 0.033% of the paper's 6M frames per run",
+		"Variant     U     T     Seeds   Gain  GainStd  Theory  Predicted  Positive  PaperGain  PaperStd  PaperPositive\n---",
+		"discrete    min   mean      2  0.015    0.021     0.5  Positive   false           0.5         0  true\n",
+		"Clearly positive here (Gain - 2 standard errors > 0.02 = 0.02 x the return scale 1; needs 2+ seeds): continuous min-max.",
+		"Positive in the paper (bold): continuous min-max, discrete min-mean, discrete mean-max.",
+		"They differ on: discrete min-mean, discrete mean-max."} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	if s := (&Results{Experiment: Tag()}).Summary(); !strings.Contains(s, "No cell is finished") {
+		t.Errorf("empty summary:\n%s", s)
+	}
+}
+
+// TestCSVFullPrecision checks that WriteCSV's floats parse back to the
+// table's exactly.
+func TestCSVFullPrecision(t *testing.T) {
+	ref, _ := referenceRun(t)
+	path := filepath.Join(t.TempDir(), "gains.csv")
+	if err := ref.WriteCSV(path); err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSVFile(t, path)
+	df := ref.Table()
+	if strings.Join(recs[0], ",") != strings.Join(TableColumns, ",") || len(recs) != df.Nrow()+1 {
+		t.Fatalf("header %v, %d rows", recs[0], len(recs)-1)
+	}
+	long := false
+	for j, name := range TableColumns {
+		col := df.Col(name)
+		for i := 0; i < df.Nrow(); i++ {
+			s := recs[i+1][j]
+			if col.Type() != "float" {
+				if s != col.Elem(i).String() {
+					t.Errorf("%s row %d: %q, want %q", name, i, s, col.Elem(i).String())
+				}
+				continue
+			}
+			got, want := parse(t, s), col.Elem(i).Float()
+			if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Errorf("%s row %d: %q parses to %v, want %v", name, i, s, got, want)
+			}
+			long = long || len(s) > 12
+		}
+	}
+	if !long {
+		t.Error("no value with many digits: the test does not test precision")
+	}
+}
+
+func TestCurves(t *testing.T) {
+	ref, _ := referenceRun(t)
+	for _, v := range []string{"continuous", "discrete"} {
+		img, err := png.Decode(bytes.NewReader(ref.Curves(v).PNG()))
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		if b := img.Bounds(); b.Dx() < 400 || b.Dy() < 300 {
+			t.Errorf("%s: %dx%d", v, b.Dx(), b.Dy())
+		}
+	}
+	// Partial results (one seed of one cell, a 3 x 3 grid) draw too.
+	r := &Results{Experiment: Matrix(2, 2), Cells: []Cell{synthetic("continuous", "min", "max", 1, 1, 0.5)}}
+	if _, err := png.Decode(bytes.NewReader(r.Curves("continuous").PNG())); err != nil {
+		t.Error(err)
+	}
+	defer func() {
+		if p := recover(); p == nil || !strings.Contains(p.(string), `no variant "sideways"`) {
+			t.Errorf("unknown variant: panic %v", p)
+		}
+	}()
+	ref.Curves("sideways")
+}
+
+func TestPaper(t *testing.T) {
+	root, err := os.ReadFile(filepath.Join("..", "testdata", "paper_learned_gains.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(root) != paperCSV {
+		t.Error("reproduce/paper_learned_gains.csv differs from testdata/paper_learned_gains.csv: run go generate ./reproduce")
+	}
+	if len(paperGains) != 6*9 {
+		t.Errorf("%d paper cells, want 54", len(paperGains))
+	}
+	for _, c := range []struct {
+		exp, v, u, t string
+		want         PaperGain
+	}{
+		{"matrix2", "continuous", "min", "max", PaperGain{0.504, 0.007, true}},
+		{"matrix4", "discrete", "mean", "max", PaperGain{0.75, 0, true}},
+		{"matrix4", "continuous", "max", "min", PaperGain{-0.037, 0.023, false}},
+		{"capture", "capture", "mean", "max", PaperGain{0.12, 0.09, true}},
+		{"tag", "2v2", "min", "max", PaperGain{3.47, 0.23, true}},
+		{"tag", "2v2", "max", "max", PaperGain{-0.30, 0.15, false}},
+	} {
+		if g, ok := Paper(c.exp, c.v, c.u, c.t); !ok || g != c.want {
+			t.Errorf("Paper(%s, %s, %s, %s) = %+v, %v; want %+v", c.exp, c.v, c.u, c.t, g, ok, c.want)
+		}
+	}
+	// Every experiment of Lookup finds the paper's 9 cells per variant.
+	for _, name := range Names {
+		e, _ := Lookup(name)
+		for _, c := range e.cells("") {
+			if _, ok := Paper(e.Name, c.variant, c.u, c.t); !ok {
+				t.Errorf("%s: no paper value for %s", name, c.name)
+			}
+		}
+	}
+}
+
+func TestLookupAndCheck(t *testing.T) {
+	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "capture": "capture", "tag": "tag"} {
+		e, err := Lookup(name)
+		if err != nil || e.Name != want || e.check() != nil {
+			t.Errorf("Lookup(%q) = %q, %v, check %v", name, e.Name, err, e.check())
+		}
+	}
+	if e := Matrix(3, 5); e.Name != "matrix3x5" || e.PaperBudget != "" {
+		t.Errorf("Matrix(3, 5): %q, %q", e.Name, e.PaperBudget)
+	}
+	if _, err := Lookup("football"); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), "matrix, matrix4, matrix2, capture, tag") {
+		t.Errorf("Lookup(football): %v", err)
+	}
+	for _, f := range []func(e *Experiment){
+		func(e *Experiment) { e.Seeds = -1 },
+		func(e *Experiment) { e.Iterations = 0 },
+		func(e *Experiment) { e.Variants = nil },
+		func(e *Experiment) { e.Variants[0].Label = "a/b" },
+		func(e *Experiment) { e.Variants[1].Label = e.Variants[0].Label },
+		func(e *Experiment) { e.Ops = []string{"softplus"} },
+		func(e *Experiment) { e.Team.LR = -1 },
+	} {
+		e := tiny(1)
+		f(&e)
+		if _, err := Run(e, Options{Dir: t.TempDir()}); !errors.Is(err, learn.ErrConfig) {
+			t.Errorf("%+v: err %v, want ErrConfig", e, err)
+		}
+	}
+}
+
+// TestOtherSettings checks that a directory holding runs of other
+// settings is refused by Run and Load, and that Load needs a directory.
+func TestOtherSettings(t *testing.T) {
+	_, dir := referenceRun(t)
+	e := tiny(2)
+	e.Team.LR = 1e-3
+	if _, err := Load(e, dir); !errors.Is(err, learn.ErrCheckpoint) || !strings.Contains(err.Error(), "other settings") {
+		t.Errorf("Load: %v", err)
+	}
+	copyDir := t.TempDir()
+	res, err := Run(tiny(1), Options{Dir: copyDir, Stop: func() bool { return true }})
+	if !errors.Is(err, learn.ErrStopped) || len(res.Cells) != 0 {
+		t.Errorf("stopped at once: %v, %d cells", err, len(res.Cells))
+	}
+	if entries, _ := os.ReadDir(copyDir); len(entries) != 0 {
+		t.Errorf("a run stopped before its first cell wrote %d entries", len(entries))
+	}
+	if _, err := Run(e, Options{Dir: dir, Jobs: 2}); !errors.Is(err, learn.ErrCheckpoint) {
+		t.Errorf("Run: %v", err)
+	}
+	if _, err := Load(tiny(1), filepath.Join(dir, "nowhere")); err == nil {
+		t.Error("Load of a missing directory: no error")
+	}
+}
+
+// TestKernelRule checks that no exported type leads to package sync (the
+// gophernotes kernel cannot import such a package).
+func TestKernelRule(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var walk func(ty reflect.Type, path string)
+	walk = func(ty reflect.Type, path string) {
+		if seen[ty] {
+			return
+		}
+		seen[ty] = true
+		if ty.PkgPath() == "sync" || ty.PkgPath() == "context" || strings.HasPrefix(ty.PkgPath(), "gonum.org/v1/plot") {
+			t.Errorf("%s reaches %s", path, ty)
+			return
+		}
+		switch ty.Kind() {
+		case reflect.Struct:
+			for i := 0; i < ty.NumField(); i++ {
+				walk(ty.Field(i).Type, path+"."+ty.Field(i).Name)
+			}
+		case reflect.Ptr, reflect.Slice, reflect.Array, reflect.Chan:
+			walk(ty.Elem(), path)
+		case reflect.Map:
+			walk(ty.Key(), path)
+			walk(ty.Elem(), path)
+		case reflect.Func:
+			for i := 0; i < ty.NumIn(); i++ {
+				walk(ty.In(i), path)
+			}
+			for i := 0; i < ty.NumOut(); i++ {
+				walk(ty.Out(i), path)
+			}
+		}
+	}
+	for _, v := range []interface{}{Experiment{}, Variant{}, Options{}, Progress{}, Results{}, Cell{}, PaperGain{}} {
+		walk(reflect.TypeOf(v), reflect.TypeOf(v).Name())
+	}
+}

@@ -1,0 +1,306 @@
+package reproduce
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"sync"
+
+	"github.com/hetgain/hetgain/learn"
+)
+
+// Options control Run.
+type Options struct {
+	// Dir is the experiment's directory; each cell's run is kept in
+	// Dir/<variant>/<U>-<T>/seed<k>. Empty: nothing is written and nothing
+	// can be resumed.
+	Dir string
+	// Jobs is the number of cells trained at once (default 1: each paired
+	// run already trains its two teams on two goroutines). The results do
+	// not depend on it.
+	Jobs int
+	// Stop, if not nil, is polled between training iterations (never by
+	// two goroutines at once); when it returns true the running cells
+	// checkpoint and stop, and no other cell starts.
+	Stop func() bool
+	// Progress, if not nil, is called after every training iteration of a
+	// cell and once when a cell is finished (never by two goroutines at
+	// once).
+	Progress func(Progress)
+}
+
+// Progress reports the state of a reproduction.
+type Progress struct {
+	// Cell is the cell the report is about, "<variant>/<U>-<T>/seed<k>".
+	Cell string
+	// Done is the number of finished cells (this one included if it just
+	// finished) and Total the number of cells.
+	Done, Total int
+	// Iteration is the cell's training iteration just done, of
+	// Iterations.
+	Iteration, Iterations int
+	// FPS is the cell's frames of both teams per second over its last
+	// iteration, 0 for a cell found finished; EvalGain the gain of that
+	// iteration's evaluation (NaN without one), or the final one when
+	// the cell is finished.
+	FPS, EvalGain float64
+}
+
+// Results are the finished cells of an experiment.
+type Results struct {
+	Experiment Experiment
+	// Cells are in the order variant, U (Ops order), T, seed.
+	Cells []Cell
+}
+
+// Cell is one finished paired run.
+type Cell struct {
+	Variant, U, T string
+	Seed          int
+	// Log has one row per iteration (the first Experiment.Iterations
+	// rows of the run's log).
+	Log []learn.PairStats
+	// Frames is the number of frames each team collected; Seconds the
+	// run's wall time (the sum over its iterations, across resumes).
+	Frames  int64
+	Seconds float64
+}
+
+// Name returns "<variant>/<U>-<T>/seed<k>", the cell's directory under the
+// experiment's.
+func (c Cell) Name() string {
+	return c.Variant + "/" + c.U + "-" + c.T + "/seed" + strconv.Itoa(c.Seed)
+}
+
+// Final returns the last row of the log with an evaluation, as
+// learn.Result.Final does.
+func (c Cell) Final() learn.PairStats {
+	r := learn.Result{Log: c.Log}
+	return r.Final()
+}
+
+func newCell(c cellSpec, log []learn.PairStats, iterations int) Cell {
+	if len(log) > iterations {
+		log = log[:iterations]
+	}
+	out := Cell{Variant: c.variant, U: c.u, T: c.t, Seed: c.seed, Log: log}
+	for _, row := range log {
+		out.Seconds += row.Seconds
+	}
+	if len(log) > 0 {
+		out.Frames = log[len(log)-1].Frames
+	}
+	return out
+}
+
+// Run trains every cell of e that is not finished in opt.Dir and returns
+// the results of all finished cells. A cell's run that an earlier Run left
+// finished is read back, not retrained; one left unfinished resumes from
+// its checkpoint.
+//
+// When opt.Stop stops it, Run returns the cells finished so far with an
+// error wrapping learn.ErrStopped; calling Run again with the same
+// experiment and directory continues. On any other error the running
+// cells stop (keeping their checkpoints) and Run returns the finished
+// cells with the first error. An invalid experiment gives an error
+// wrapping learn.ErrConfig, and a cell directory holding a run with other
+// settings one wrapping learn.ErrCheckpoint.
+func Run(e Experiment, opt Options) (*Results, error) {
+	e = e.withDefaults()
+	if err := e.check(); err != nil {
+		return nil, err
+	}
+	cells := e.cells(opt.Dir)
+	jobs := opt.Jobs
+	if jobs < 1 {
+		jobs = 1
+	}
+	if jobs > len(cells) {
+		jobs = len(cells)
+	}
+
+	var (
+		mu       sync.Mutex // guards what follows, and calls of opt.Stop and opt.Progress
+		finished = make([]*Cell, len(cells))
+		done     int
+		stopped  bool // opt.Stop returned true
+		firstErr error
+		failedAt string
+	)
+	stop := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped && opt.Stop != nil && opt.Stop() {
+			stopped = true
+		}
+		return stopped || firstErr != nil
+	}
+	next := 0
+	take := func() (int, bool) { // the next cell to train, unless stopped
+		if stop() {
+			return 0, false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if next >= len(cells) {
+			return 0, false
+		}
+		next++
+		return next - 1, true
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i, ok := take()
+				if !ok {
+					return
+				}
+				c := cells[i]
+				res, err := learn.Train(c.spec, learn.Options{Dir: c.dir, Stop: stop, Progress: func(s learn.PairStats) {
+					if opt.Progress == nil {
+						return
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					opt.Progress(Progress{Cell: c.name, Done: done, Total: len(cells),
+						Iteration: s.Iteration, Iterations: e.Iterations, FPS: s.FPS, EvalGain: s.EvalGain})
+				}})
+				mu.Lock()
+				switch {
+				case err == nil:
+					cell := newCell(c, res.Log, e.Iterations)
+					finished[i] = &cell
+					done++
+					if opt.Progress != nil {
+						p := Progress{Cell: c.name, Done: done, Total: len(cells), Iteration: e.Iterations,
+							Iterations: e.Iterations, EvalGain: cell.Final().EvalGain}
+						if res.ResumedAt < e.Iterations && len(res.Log) > 0 {
+							p.FPS = res.Log[len(res.Log)-1].FPS
+						}
+						opt.Progress(p)
+					}
+				case errors.Is(err, learn.ErrStopped):
+					stopped = true
+				case firstErr == nil:
+					firstErr, failedAt = err, c.name
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+
+	res := &Results{Experiment: e}
+	for _, c := range finished {
+		if c != nil {
+			res.Cells = append(res.Cells, *c)
+		}
+	}
+	switch {
+	case firstErr != nil:
+		return res, fmt.Errorf("reproduce: %s, cell %s: %w", e.Name, failedAt, firstErr)
+	case len(res.Cells) < len(cells):
+		return res, fmt.Errorf("reproduce: %s stopped with %d of %d cells finished: %w",
+			e.Name, len(res.Cells), len(cells), learn.ErrStopped)
+	}
+	return res, nil
+}
+
+// Load reads the logs of e's cells in dir back, without training: every
+// cell whose log has at least e.Iterations rows, as Run would return them.
+// Unfinished cells are left out. It returns an error if dir does not
+// exist, if a cell's log cannot be read, or (wrapping learn.ErrCheckpoint)
+// if a cell's spec.json describes a run with other settings than e's.
+func Load(e Experiment, dir string) (*Results, error) {
+	e = e.withDefaults()
+	if err := e.check(); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("reproduce: %w", err)
+	}
+	res := &Results{Experiment: e}
+	for _, c := range e.cells(dir) {
+		log, err := learn.ReadLog(c.dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(log) < e.Iterations {
+			continue
+		}
+		if err := checkSpec(c); err != nil {
+			return nil, err
+		}
+		res.Cells = append(res.Cells, newCell(c, log, e.Iterations))
+	}
+	return res, nil
+}
+
+// checkSpec returns an error wrapping learn.ErrCheckpoint if the
+// spec.json in c's directory describes another run than c's (other than
+// in the number of iterations).
+func checkSpec(c cellSpec) error {
+	path := filepath.Join(c.dir, "spec.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("reproduce: %w", err)
+	}
+	var got learn.RunSpec
+	if err := json.Unmarshal(data, &got); err != nil {
+		return fmt.Errorf("reproduce: %s: %v: %w", path, err, learn.ErrCheckpoint)
+	}
+	pair, err := learn.NewPair(c.spec)
+	if err != nil {
+		return err
+	}
+	want := pair.Spec()
+	got.Iterations, want.Iterations = 0, 0
+	// Compare as JSON values, as learn does on resume.
+	var a, b interface{}
+	ja, _ := json.Marshal(got)
+	jb, _ := json.Marshal(want)
+	json.Unmarshal(ja, &a)
+	json.Unmarshal(jb, &b)
+	if !reflect.DeepEqual(a, b) {
+		return fmt.Errorf("reproduce: %s holds a run with other settings than the experiment's cell %s: %w",
+			c.dir, c.name, learn.ErrCheckpoint)
+	}
+	return nil
+}
+
+// mean and sampleStd return the mean and the sample standard deviation
+// (denominator n − 1; NaN for fewer than two values) of x.
+func mean(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+func sampleStd(x []float64) float64 {
+	if len(x) < 2 {
+		return math.NaN()
+	}
+	m := mean(x)
+	s := 0.0
+	for _, v := range x {
+		s += (v - m) * (v - m)
+	}
+	return math.Sqrt(s / float64(len(x)-1))
+}

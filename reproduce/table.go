@@ -1,0 +1,322 @@
+package reproduce
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"github.com/hetgain/hetgain/aggregators"
+	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/tables"
+)
+
+// PositiveTolerance is the smallest gain, as a fraction of the
+// experiment's return scale (Experiment.Scale), that Results.Table calls
+// clearly positive.
+const PositiveTolerance = 0.02
+
+// TableColumns are the columns of Results.Table.
+var TableColumns = []string{"Experiment", "Variant", "U", "T", "Seeds", "Frames",
+	"Gain", "GainStd", "HetEval", "HetEvalStd", "HomEval", "HomEvalStd",
+	"Theory", "AbsError", "Predicted", "Positive", "PaperGain", "PaperStd", "PaperPositive"}
+
+// group is the cells of one (variant, U, T).
+type group struct {
+	variant Variant
+	u, t    string
+	cells   []Cell
+}
+
+// groups returns the (variant, U, T) with at least one finished cell, in
+// the order of the experiment.
+func (r *Results) groups() []group {
+	e := r.Experiment.withDefaults()
+	var out []group
+	for _, v := range e.Variants {
+		for _, u := range e.Ops {
+			for _, t := range e.Ops {
+				g := group{variant: v, u: u, t: t}
+				for _, c := range r.Cells {
+					if c.Variant == v.Label && c.U == u && c.T == t {
+						g.cells = append(g.cells, c)
+					}
+				}
+				if len(g.cells) > 0 {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// theory returns the closed-form gain of a matrix-game cell (NaN for
+// other environments or operators without a closed form) and the sign the
+// theory predicts, as a gain.Sign name.
+//
+// The sign comes from gain.ClosedForm where U and T are in {min, mean,
+// max}: over continuous allocations for the continuous matrix game and
+// Multi-goal-capture (whose effort rows lie in the simplex), over
+// discrete ones for the discrete matrix game and Tag (whose efforts are 0
+// or 1: caught or not). Otherwise it is gain.Predict's.
+func theory(env learn.EnvSpec, u, t string) (value float64, sign string) {
+	value = math.NaN()
+	n, m := env.Agents, env.Tasks
+	if n == 0 {
+		n = 2
+	}
+	if m == 0 {
+		m = 2
+	}
+	uo, err1 := aggregators.Parse(u)
+	to, err2 := aggregators.Parse(t)
+	if err1 != nil || err2 != nil {
+		return value, gain.Undecided.String()
+	}
+	kind := gain.Continuous
+	if env.Discrete || env.Name == "tag" {
+		kind = gain.Discrete
+	}
+	if g, err := gain.ClosedForm(uo, to, n, m, kind); err == nil {
+		if env.Name == "matrix" {
+			value = g.Delta
+		}
+		if g.Delta > 1e-12 {
+			return value, gain.Positive.String()
+		}
+		return value, gain.Zero.String()
+	}
+	p, err := gain.Predict(uo, to, n, m)
+	if err != nil {
+		return value, gain.Undecided.String()
+	}
+	return value, p.Sign.String()
+}
+
+// Table returns one row per (variant, U, T) with at least one finished
+// cell, in the experiment's order, with the columns TableColumns:
+//
+//   - Experiment, Variant, U, T; Seeds, the number of finished seeds;
+//     Frames, the frames each team of a run collected (the largest over
+//     seeds).
+//   - Gain and GainStd: the mean and the sample standard deviation
+//     (denominator seeds − 1, NaN for one seed) over seeds of the final
+//     evaluation gain ΔR = HetEval − HomEval (the last row of each run's
+//     log with an evaluation, as learn.Result.Final). HetEval, HetEvalStd,
+//     HomEval and HomEvalStd likewise for the teams' final evaluation
+//     returns.
+//   - Theory: the closed-form ΔR of gain.ClosedForm for the matrix game
+//     (continuous or discrete as the variant; NaN for other environments,
+//     whose returns are on another scale, and for operators without a
+//     closed form), and AbsError = |Gain − Theory|.
+//   - Predicted: the sign the theory predicts, a gain.Sign name
+//     ("Positive", "Zero", "PositiveUnlessTrivial" or "Undecided"): from
+//     the closed form over continuous allocations (the continuous matrix
+//     game, Multi-goal-capture) or discrete ones (the discrete matrix
+//     game, Tag, whose efforts are 0 or 1), else from gain.Predict.
+//   - Positive: the learned gain is clearly positive: its mean minus two
+//     standard errors, Gain − 2·GainStd/√Seeds, exceeds PositiveTolerance
+//     × Experiment.Scale (0.02 for the matrix game, whose returns are in
+//     [0, 1]). This needs at least two seeds; with one it is false.
+//   - PaperGain, PaperStd, PaperPositive: the learned gain the paper
+//     reports for the cell (Paper), and whether it prints it in bold as a
+//     positive gain; NaN, NaN and false where the paper has no value.
+func (r *Results) Table() dataframe.DataFrame {
+	e := r.Experiment.withDefaults()
+	gs := r.groups()
+	n := len(gs)
+	expName, variants, us, ts, preds := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	seeds, frames := make([]int, n), make([]int, n)
+	floats := make([][]float64, 10) // Gain, GainStd, HetEval, HetEvalStd, HomEval, HomEvalStd, Theory, AbsError, PaperGain, PaperStd
+	for k := range floats {
+		floats[k] = make([]float64, n)
+	}
+	positive, paperPositive := make([]bool, n), make([]bool, n)
+	tol := PositiveTolerance * e.Scale
+	for i, g := range gs {
+		expName[i], variants[i], us[i], ts[i] = e.Name, g.variant.Label, g.u, g.t
+		seeds[i] = len(g.cells)
+		var gains, hets, homs []float64
+		for _, c := range g.cells {
+			f := c.Final()
+			gains, hets, homs = append(gains, f.EvalGain), append(hets, f.HetEval), append(homs, f.HomEval)
+			if int(c.Frames) > frames[i] {
+				frames[i] = int(c.Frames)
+			}
+		}
+		gm, gsd := mean(gains), sampleStd(gains)
+		th, sign := theory(g.variant.Env, g.u, g.t)
+		preds[i] = sign
+		pg, ok := Paper(e.Name, g.variant.Label, g.u, g.t)
+		if !ok {
+			pg = PaperGain{Mean: math.NaN(), Std: math.NaN()}
+		}
+		paperPositive[i] = pg.Bold
+		for k, v := range []float64{gm, gsd, mean(hets), sampleStd(hets), mean(homs), sampleStd(homs),
+			th, math.Abs(gm - th), pg.Mean, pg.Std} {
+			floats[k][i] = v
+		}
+		positive[i] = gm-2*gsd/math.Sqrt(float64(len(gains))) > tol
+	}
+	col := func(name string) int {
+		for k, c := range []string{"Gain", "GainStd", "HetEval", "HetEvalStd", "HomEval", "HomEvalStd", "Theory", "AbsError", "PaperGain", "PaperStd"} {
+			if c == name {
+				return k
+			}
+		}
+		panic("reproduce: no column " + name)
+	}
+	var cols []series.Series
+	for _, name := range TableColumns {
+		switch name {
+		case "Experiment":
+			cols = append(cols, series.New(expName, series.String, name))
+		case "Variant":
+			cols = append(cols, series.New(variants, series.String, name))
+		case "U":
+			cols = append(cols, series.New(us, series.String, name))
+		case "T":
+			cols = append(cols, series.New(ts, series.String, name))
+		case "Predicted":
+			cols = append(cols, series.New(preds, series.String, name))
+		case "Seeds":
+			cols = append(cols, series.New(seeds, series.Int, name))
+		case "Frames":
+			cols = append(cols, series.New(frames, series.Int, name))
+		case "Positive":
+			cols = append(cols, series.New(positive, series.Bool, name))
+		case "PaperPositive":
+			cols = append(cols, series.New(paperPositive, series.Bool, name))
+		default:
+			cols = append(cols, series.New(floats[col(name)], series.Float, name))
+		}
+	}
+	return dataframe.New(cols...)
+}
+
+// WriteCSV writes Table to path as CSV, every float at full precision
+// (tables.WriteCSV), replacing the file atomically.
+func (r *Results) WriteCSV(path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	err = tables.WriteCSV(tmp, r.Table())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Summary returns a short text: the runs and their frames beside the
+// paper's budget, what the paper expects, the table (rounded to three
+// decimals), and which cells are clearly positive against which the paper
+// reports positive.
+func (r *Results) Summary() string {
+	e := r.Experiment.withDefaults()
+	df := r.Table()
+	var b strings.Builder
+	total := len(e.Variants) * len(e.Ops) * len(e.Ops) * e.Seeds
+	fmt.Fprintf(&b, "%s: %d variant(s) x %d (U, T) pairs x %d seed(s) = %d runs, %d finished.\n",
+		e.Name, len(e.Variants), len(e.Ops)*len(e.Ops), e.Seeds, total, len(r.Cells))
+	frames := int64(0)
+	for _, c := range r.Cells {
+		if c.Frames > frames {
+			frames = c.Frames
+		}
+	}
+	fmt.Fprintf(&b, "Frames per run (each team): %s", formatCount(frames))
+	switch {
+	case e.PaperFrames > 0:
+		fmt.Fprintf(&b, ", %.2g%% of the paper's %s.\n", 100*float64(frames)/float64(e.PaperFrames), e.PaperBudget)
+	case e.PaperBudget != "":
+		fmt.Fprintf(&b, "; the paper: %s.\n", e.PaperBudget)
+	default:
+		b.WriteString("; the paper has no run of this experiment.\n")
+	}
+	if e.Expect != "" {
+		fmt.Fprintf(&b, "Expected: %s.\n", e.Expect)
+	}
+	if df.Nrow() == 0 {
+		b.WriteString("No cell is finished.\n")
+		return b.String()
+	}
+	b.WriteString("\n")
+	round := func(name string) series.Series {
+		v := df.Col(name).Float()
+		for i := range v {
+			v[i] = math.Round(v[i]*1000) / 1000
+			if v[i] == 0 {
+				v[i] = 0 // no "-0"
+			}
+		}
+		return series.New(v, series.Float, name)
+	}
+	short := dataframe.New(df.Col("Variant"), df.Col("U"), df.Col("T"), df.Col("Seeds"),
+		round("Gain"), round("GainStd"), round("Theory"), df.Col("Predicted"), df.Col("Positive"),
+		round("PaperGain"), round("PaperStd"), df.Col("PaperPositive"))
+	if err := tables.WriteText(&b, short); err != nil {
+		fmt.Fprintf(&b, "(table: %v)\n", err)
+	}
+	var ours, paper, differ []string
+	hasPaper := false
+	for i := 0; i < df.Nrow(); i++ {
+		name := df.Elem(i, 1).String() + " " + df.Elem(i, 2).String() + "-" + df.Elem(i, 3).String()
+		pos, _ := df.Col("Positive").Elem(i).Bool()
+		ppos, _ := df.Col("PaperPositive").Elem(i).Bool()
+		if pos {
+			ours = append(ours, name)
+		}
+		if !math.IsNaN(df.Col("PaperGain").Elem(i).Float()) {
+			hasPaper = true
+			if ppos {
+				paper = append(paper, name)
+			}
+			if pos != ppos {
+				differ = append(differ, name)
+			}
+		}
+	}
+	list := func(s []string) string {
+		if len(s) == 0 {
+			return "none"
+		}
+		return strings.Join(s, ", ")
+	}
+	fmt.Fprintf(&b, "\nClearly positive here (Gain - 2 standard errors > %g = %g x the return scale %g; needs 2+ seeds): %s.\n",
+		PositiveTolerance*e.Scale, PositiveTolerance, e.Scale, list(ours))
+	if hasPaper {
+		fmt.Fprintf(&b, "Positive in the paper (bold): %s.\n", list(paper))
+		if len(differ) == 0 {
+			b.WriteString("They agree on every finished cell the paper reports.\n")
+		} else {
+			fmt.Fprintf(&b, "They differ on: %s.\n", list(differ))
+		}
+	}
+	return b.String()
+}
+
+// formatCount writes n with thousands separators, and in millions from 10M.
+func formatCount(n int64) string {
+	if n >= 10_000_000 {
+		return fmt.Sprintf("%.3gM", float64(n)/1e6)
+	}
+	s := fmt.Sprint(n)
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
