@@ -1,0 +1,141 @@
+import nbgen
+
+cells = [
+("markdown", r"""
+# 04 · Learning: do trained teams find the theory's gain?
+
+The theory (notebooks 01 and 02) says what the *best* heterogeneous and homogeneous allocations earn. Here the agents have to **learn** them. Package `learn` trains a team by multi-agent PPO in an environment of package `simulate`:
+
+* a **heterogeneous** team has one actor network per agent; a **homogeneous** team shares one actor among all agents;
+* both use a centralised critic (MAPPO; `learn.PerAgent` gives IPPO), generalised advantage estimation, the clipped objective, Adam and gradient-norm clipping;
+* `learn.Train` trains both kinds of team side by side from the same seed (a *paired run*) and evaluates their deterministic policies on the same episodes; the **learned gain** is the difference of their evaluation returns.
+
+Sections:
+1. a paired run in the matrix game with $N = M = 2$, $U = \min$, $T = \max$, and its gain over training against the closed form;
+2. all nine $(U, T)$ pairs of $\{\min, \mathrm{mean}, \max\}$, trained here (one seed, small budget), as a table and as training curves;
+3. a finished reproduction, the paper's $N = M = 4$ matrix game over 3 seeds, loaded from its logs.
+"""),
+("code", r"""
+import (
+	"fmt"
+	"math"
+	"os"
+
+	"../aggregators"
+	"../figures"
+	"../gain"
+	"../learn"
+	"../reproduce"
+	"../tables"
+	"github.com/go-gota/gota/dataframe"
+)
+"""),
+("code", r"""
+show := func(df dataframe.DataFrame) {
+	if err := tables.WriteText(os.Stdout, df); err != nil {
+		panic(err)
+	}
+}
+"""),
+("markdown", r"""
+## 1 · One paired run
+
+The continuous matrix game: each agent splits one unit of effort over $M$ tasks (its action, a tanh-squashed Gaussian, is shifted and normalised onto the simplex), and the team is rewarded $R(A) = \min_j \max_i a_{ij}$, at once. The best heterogeneous team sends each agent to its own task ($R = 1$); identical agents can do no better than the uniform row ($R = 1/M$). The closed form gives the gain:
+"""),
+("code", r"""
+theory, err := gain.ClosedForm(aggregators.Min{}, aggregators.Max{}, 2, 2, gain.Continuous)
+if err != nil {
+	panic(err)
+}
+_, _ = fmt.Printf("R_het = %v, R_hom = %v, ΔR = %v\n", theory.Het, theory.Hom, theory.Delta)
+"""),
+("markdown", r"""
+A run is described by plain values (`learn.RunSpec`): the environment, the team settings (zero values are `learn.DefaultConfig`'s), the number of iterations, and how often to evaluate. `learn.Train` runs it; with `learn.Options{Dir: ...}` it would also write its log, checkpoints and resume after an interruption. Each iteration collects 1600 frames per team.
+"""),
+("code", r"""
+spec := learn.RunSpec{
+	Env:        learn.EnvSpec{Name: "matrix", Agents: 2, Tasks: 2, U: "min", T: "max"},
+	Team:       learn.Config{Hidden: []int{32, 32}, Seed: 1},
+	Iterations: 40,
+	EvalEvery:  2,
+}
+res, err := learn.Train(spec, learn.Options{})
+if err != nil {
+	panic(err)
+}
+final := res.Final()
+_, _ = fmt.Printf("after %d frames per team: het %.4f, hom %.4f, learned ΔR = %.4f (theory %.4f)\n",
+	final.Frames, final.HetEval, final.HomEval, final.EvalGain, theory.Delta)
+"""),
+("markdown", r"""
+The learned gain over training, with the theory's value as the dashed reference line. Early on both teams play near-uniform rows and earn the same; the heterogeneous agents then specialise.
+"""),
+("code", r"""
+var frames, evalGain, hetEval, homEval []float64
+for _, row := range res.Log {
+	if !math.IsNaN(row.EvalGain) {
+		frames = append(frames, float64(row.Frames))
+		evalGain = append(evalGain, row.EvalGain)
+		hetEval = append(hetEval, row.HetEval)
+		homEval = append(homEval, row.HomEval)
+	}
+}
+figures.BandPanels("Matrix game N = M = 2, U = min, T = max", "frames per team", "evaluation return", 2, false,
+	figures.Panel{Title: "returns", Bands: []figures.Band{
+		{Label: "heterogeneous", X: frames, Mean: hetEval},
+		{Label: "homogeneous", X: frames, Mean: homEval},
+	}, Reference: []float64{theory.Het, theory.Hom}},
+	figures.Panel{Title: "gain ΔR", Bands: []figures.Band{{Label: "ΔR learned", X: frames, Mean: evalGain}},
+		Reference: []float64{theory.Delta}},
+)
+"""),
+("markdown", r"""
+## 2 · All nine pairs, trained here
+
+`reproduce` runs a grid of paired runs: variants × $(U, T)$ pairs × seeds. `reproduce.Matrix(2, 2)` is the paper's $N = M = 2$ experiment; here it runs with one seed and a small budget so that the notebook stays quick (the command `hetgain reproduce matrix2` runs it in full, with 3 seeds). The table has, per pair, the learned gain, the closed form (`Theory`), the sign the theory predicts, and the paper's learned gain.
+"""),
+("code", r"""
+small := reproduce.Matrix(2, 2)
+small.Variants = small.Variants[:1] // continuous only
+small.Seeds = 1
+small.Iterations = 40
+small.EvalEvery = 5
+grid, err := reproduce.Run(small, reproduce.Options{})
+if err != nil {
+	panic(err)
+}
+show(grid.Table().Select([]string{"U", "T", "Gain", "Theory", "AbsError", "Predicted", "PaperGain"}))
+"""),
+("code", r"""
+grid.Curves("continuous")
+"""),
+("markdown", r"""
+## 3 · A finished reproduction: $N = M = 4$, 3 seeds
+
+`hetgain reproduce matrix` trains the paper's $N = M = 4$ matrix game, continuous and discrete, nine pairs, both teams, 3 seeds (54 paired runs; on two CPU cores it takes about half an hour). Its logs are kept in `testdata/reproductions/matrix4`; `reproduce.Load` reads them back without training. The criterion of the issue that asked for it: every cell within 0.05 of the closed form (`AbsError`), mean over the seeds.
+"""),
+("code", r"""
+done, err := reproduce.Load(reproduce.Matrix(4, 4), "../testdata/reproductions/matrix4")
+if err != nil {
+	panic(err)
+}
+table := done.Table()
+show(table.Select([]string{"Variant", "U", "T", "Seeds", "Frames", "Gain", "GainStd", "Theory", "AbsError", "PaperGain"}))
+worst := 0.0
+for _, e := range table.Col("AbsError").Float() {
+	worst = math.Max(worst, e)
+}
+_, _ = fmt.Printf("largest |learned − closed form| over the 18 cells: %.4f\n", worst)
+"""),
+("code", r"""
+done.Curves("continuous")
+"""),
+("code", r"""
+done.Curves("discrete")
+"""),
+("markdown", r"""
+**What to take from it.** Wherever the theory predicts a gain (a Schur-convex inner $T = \max$ under a Schur-concave or linear outer $U$, and in the discrete game also $\min \circ \mathrm{mean}$), the heterogeneous team learns to split the tasks and the homogeneous one cannot; elsewhere both teams reach the same reward, and the learned gain is the closed form to three decimals or better in 17 of the 18 cells. The exception is continuous $\min \circ \max$: two seeds reach 0.756, but in the third two agents first settled on the same task and were still separating when the budget ran out (its gain was 0.51 and rising), so the mean is 0.675, 0.075 below the closed form. The paper's own learned value for that cell, 0.690 after 12M frames, falls short in the same way. The other slow cell is $\max \circ \min$, where every agent must put all its effort on the *same* task: the tanh squash makes the last few percent slow to reach for both teams, so its per-seed gains scatter by about ±0.05 around 0.
+"""),
+]
+
+nbgen.write("notebooks/04-learning.ipynb", cells)
