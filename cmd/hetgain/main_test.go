@@ -75,7 +75,7 @@ func TestCommandHelp(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range [][]string{{"help", "hetgps"}, {"help", "gains", "sweep"}} {
+	for _, args := range [][]string{{"help", "football"}, {"help", "gains", "sweep"}} {
 		if code, _, errOut := runArgs(args...); code != exitUsage || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}

@@ -34,6 +34,7 @@ var reproducers = []reproducer{
 	{"matrix2", "the matrix game, N = M = 2, continuous and discrete", runExperiment},
 	{"capture", "Multi-goal-capture, N = M = 2", runExperiment},
 	{"tag", "2v2 Tag", runExperiment},
+	{"hetgps", "HetGPS, the paper's Figure 5: hetgps [softmax|powersum|adverse|descent|all]", runHetGPSReproducer},
 }
 
 func findReproducer(name string) *reproducer {
@@ -129,7 +130,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := fs.Parse(fs.Args()[1:]); err != nil { // flags after the name
 			return usagef("%v", err)
 		}
-		if err := noArgs(fs); err != nil {
+		if err := noArgs(fs); err != nil && name != "hetgps" { // hetgps takes an experiment name too
 			return err
 		}
 		r := findReproducer(name)

@@ -1,0 +1,423 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/reproduce"
+)
+
+var hetgpsCommand = &command{
+	name:     "hetgps",
+	summary:  "HetGPS: learn the reward parameters that maximise ΔR, resumable",
+	synopsis: "-dir DIR [-env matrix|capture|tag] [-U U -T T] [-params T.t,U.t] [-bounds T.t=LO:HI,...] [flags]",
+	about: `
+Hetgps runs Heterogeneity Gain Parameter Search (the paper's Algorithm 1):
+a heterogeneous and a homogeneous team are trained by PPO side by side (as
+the train command), and the environment parameters θ (-params, by default
+the parameters T.t and U.t of the aggregators T and U) move by gradient
+ascent on the heterogeneity gain G(π_het) − G(π_hom), differentiated
+through the simulator with the teams' stochastic policies (their noise
+held fixed) on -grad-episodes episodes. -descent minimises the gain
+instead.
+
+θ starts at the parameters of -U and -T (softmax(0) is the mean,
+powersum(1) the sum). -bounds keeps a parameter in (LO, HI) by optimising
+a raw value ρ with θ = LO + (HI−LO)(tanh ρ + 1)/2, as the paper does for
+power-sum (0.3:6); other parameters are unbounded. θ steps with Adam at
+-theta-lr (or plain gradient steps with -sgd).
+
+Schedules (-schedule): concurrent, the agents train at every iteration
+and θ steps at every -x-th; alternated, cycles of -x iterations that train
+the agents only, then -y iterations that step θ only (they collect no
+rollouts).
+
+Seed k (k = 1, ..., -seeds) runs in DIR/<env>/seed<k>: spec.json, log.csv
+(one row per iteration: the columns of train's log, then grad_gain,
+theta_<name>, grad_<name> and env_step) and checkpoint.gob. When every seed
+is done, hetgps writes DIR/trajectories.csv (θ and the gain per iteration,
+mean and standard deviation over seeds), DIR/summary.txt (for each seed,
+whether τ_T rose, τ_U fell and the gain rose) and the figure of τ_T, τ_U
+and the gain against the iteration (-plot, default DIR/hetgps-<env>.png),
+and prints the summary.
+
+Ctrl-C (SIGINT) or SIGTERM stops after the running iteration, keeps a
+checkpoint (θ, its optimiser and both teams), exits with status 130 and
+prints the command that resumes: the same command again, which continues
+with the same numbers as an uninterrupted run. A larger -iterations
+extends finished runs; other settings need another -dir.
+
+A progress line (runs done, iteration, frames per second, θ, the gain)
+goes to standard error: in place on a terminal, a line every 5 seconds
+otherwise.`,
+	examples: []example{
+		{"hetgain hetgps -env matrix -U 'softmax(0)' -T 'softmax(0)' -iterations 400 -seeds 3 -dir runs/hetgps", "the paper's Figure 5a in the matrix game: τ_T rises, τ_U falls"},
+		{"hetgain hetgps -U 'powersum(1)' -T 'powersum(1)' -bounds T.t=0.3:6,U.t=0.3:6 -dir runs/ps", "power-sum, bounded as in the paper"},
+		{"hetgain hetgps -U 'softmax(-5)' -T 'softmax(5)' -descent -dir runs/down", "minimise the gain"},
+		{"hetgain hetgps -env capture -frames-per-iter 6400 -envs 32 -minibatch 1600 -iterations 150 -dir runs/capture", ""},
+		{"hetgain hetgps -schedule alternated -x 5 -y 1 -params T.t -dir runs/alt", "search T's parameter only"},
+	},
+	setup: setupHetGPS,
+}
+
+// Register hetgps before help in the list of commands (commands.go fills
+// it in an init function that runs before this file's).
+func init() {
+	for k, c := range commandTable {
+		if c == helpCommand {
+			commandTable = append(commandTable[:k], append([]*command{hetgpsCommand}, commandTable[k:]...)...)
+			return
+		}
+	}
+	commandTable = append(commandTable, hetgpsCommand)
+}
+
+// parseBounds reads "T.t=0.3:6,U.t=0.3:6".
+func hetgpsParseBounds(s string) (map[string][2]float64, error) {
+	b := map[string][2]float64{}
+	for _, part := range splitTop(s, ',') {
+		name, rng, ok := strings.Cut(part, "=")
+		lo, hi, ok2 := strings.Cut(rng, ":")
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("%q is not NAME=LO:HI, as in T.t=0.3:6", part)
+		}
+		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+		if err1 != nil || err2 != nil || math.IsNaN(l) || math.IsNaN(h) || math.IsInf(l, 0) || math.IsInf(h, 0) || l >= h {
+			return nil, fmt.Errorf("%q: want finite bounds LO < HI", part)
+		}
+		name = strings.TrimSpace(name)
+		if _, dup := b[name]; dup {
+			return nil, fmt.Errorf("%q has two bounds", name)
+		}
+		b[name] = [2]float64{l, h}
+	}
+	return b, nil
+}
+
+func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
+	env := newChoice("matrix", "matrix", "capture", "tag")
+	fs.Var(env, "env", "environment `ENV`: matrix (continuous), capture or tag")
+	u := fs.String("U", "softmax(0)", "outer aggregator `U` with its starting parameter")
+	t := fs.String("T", "softmax(0)", "task aggregator `T` with its starting parameter")
+	n := fs.Int("N", 2, "number of agents `N` (tag: chasers)")
+	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag: escapers)")
+	params := fs.String("params", "T.t,U.t", "the parameters θ searched, as `T.t,U.t`")
+	bounds := fs.String("bounds", "", "bounded parameters, as `T.t=0.3:6,U.t=0.3:6` (others are unbounded)")
+	schedule := newChoice("concurrent", "concurrent", "alternated")
+	fs.Var(schedule, "schedule", "`SCHEDULE`: concurrent or alternated")
+	x := fs.Int("x", 1, "concurrent: θ steps every x iterations; alternated: x agent iterations per cycle")
+	y := fs.Int("y", 1, "alternated: y environment iterations per cycle")
+	descent := fs.Bool("descent", false, "minimise the gain instead of maximising it")
+	sgd := fs.Bool("sgd", false, "plain gradient steps on θ instead of Adam")
+	thetaLR := fs.Float64("theta-lr", learn.HetGPSDefaultThetaLR, "learning rate of θ")
+	gradEpisodes := fs.Int("grad-episodes", 32, "episodes of the gain and its gradient")
+	episodeLength := fs.Int("episode-length", 0, "steps of a capture or tag episode (0: 100)")
+	seeds := fs.Int("seeds", 1, "number of seeds (runs 1 to K)")
+	iterations := fs.Int("iterations", 200, "HetGPS iterations of each run")
+	dir := fs.String("dir", "", "`DIR` for the runs and results (required)")
+	plot := fs.String("plot", "", "write the figure to `PNG` (default DIR/hetgps-<env>.png)")
+	quiet := fs.Bool("quiet", false, "no progress line")
+	tf := addTrainFlags(fs)
+
+	return func(a *app, fs *flag.FlagSet) error {
+		if err := noArgs(fs); err != nil {
+			return err
+		}
+		if *dir == "" {
+			return usagef("-dir DIR is required: the directory of the runs and their checkpoints")
+		}
+		if *seeds < 1 || *iterations < 1 || *x < 1 || *y < 1 || *gradEpisodes < 1 || *episodeLength < 0 {
+			return usagef("-seeds %d -iterations %d -x %d -y %d -grad-episodes %d -episode-length %d: want >= 1 (episode length >= 0)",
+				*seeds, *iterations, *x, *y, *gradEpisodes, *episodeLength)
+		}
+		if !(*thetaLR > 0) || math.IsInf(*thetaLR, 0) {
+			return usagef("-theta-lr %v: want a finite number > 0", *thetaLR)
+		}
+		if *n < 1 || *m < 1 {
+			return usagef("-N %d -M %d: want N >= 1 and M >= 1", *n, *m)
+		}
+		for _, op := range []struct{ flag, spec string }{{"U", *u}, {"T", *t}} {
+			if _, err := parseOperator(op.spec); err != nil {
+				return usagef("-%s: %v", op.flag, err)
+			}
+		}
+		bd, err := hetgpsParseBounds(*bounds)
+		if err != nil {
+			return usagef("-bounds: %v", err)
+		}
+		cfg, err := tf.config(fs)
+		if err != nil {
+			return err
+		}
+		es := learn.EnvSpec{Name: env.value, Agents: *n, Tasks: *m, U: *u, T: *t, EpisodeLength: *episodeLength}
+		probe, err := es.New(1)
+		if err != nil {
+			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
+		}
+		start := probe.Params()
+		spec := learn.HetGPSSpec{
+			Run: learn.RunSpec{Env: es, Team: cfg, Iterations: *iterations,
+				EvalEvery: *tf.evalEvery, EvalEpisodes: *tf.evalEpisodes},
+			AgentIters: *x, EnvIters: *y, Descent: *descent, SGD: *sgd, ThetaLR: *thetaLR, GradEpisodes: *gradEpisodes,
+		}
+		if schedule.value == "alternated" {
+			spec.Schedule = learn.Alternated
+		}
+		for _, name := range splitTop(*params, ',') {
+			v, err := start.Get(name)
+			if err != nil {
+				return usagef("-params: %s has no parameter %q (it has %s)", env.value, name, strings.Join(start.Names, ", "))
+			}
+			p := learn.ThetaParam{Name: name, Init: v}
+			if b, ok := bd[name]; ok {
+				p.Low, p.High = b[0], b[1]
+				delete(bd, name)
+			}
+			spec.Params = append(spec.Params, p)
+		}
+		for name := range bd {
+			return usagef("-bounds: %q is not one of -params %s", name, *params)
+		}
+		if err := spec.Check(); err != nil {
+			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
+		}
+		family, boundary := hetgpsFamily(*t)
+		scale := 1.0
+		if env.value != "matrix" {
+			scale = float64(probe.EpisodeLength())
+			if env.value == "capture" {
+				scale /= 10
+			}
+		}
+		e := reproduce.HetGPSExperiment{Name: "hetgps", Family: family, Boundary: boundary, Seeds: *seeds,
+			Settings: []reproduce.HetGPSSetting{{Label: env.value, Spec: spec, Scale: scale}},
+			Expect:   hetgpsExpectation(spec)}
+		if *plot == "" {
+			*plot = filepath.Join(*dir, fmt.Sprintf("hetgps-%s.png", env.value))
+		}
+		if err := checkPictureName(*plot); err != nil {
+			return usagef("-plot: %v", err)
+		}
+		return a.runHetGPS(e, *dir, 1, *plot, *quiet, "hetgps")
+	}
+}
+
+// hetgpsFamily names the family of the aggregator spec and its Schur
+// boundary (NaN if unknown).
+func hetgpsFamily(spec string) (string, float64) {
+	name, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), "(")
+	switch name {
+	case "softmax", "lse":
+		return name, 0
+	case "powersum", "powermean":
+		return name, 1
+	}
+	return name, math.NaN()
+}
+
+// hetgpsExpectation says what the theory predicts for the search.
+func hetgpsExpectation(spec learn.HetGPSSpec) string {
+	if spec.Descent {
+		return "the gain falls towards 0"
+	}
+	return "T becomes Schur-convex (τ_T rises) and U Schur-concave (τ_U falls), and the gain rises"
+}
+
+// runHetGPS runs e in dir, writes its results and prints its summary.
+// plot, if not empty, is where the figure of the (single) setting goes.
+func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot string, quiet bool, command string) error {
+	prog := newProgress(a.stderr, a.now, a.terminal, command)
+	hp := &hetgpsProgress{p: prog, started: a.now(), done: map[string]int{}}
+	for _, s := range e.Settings {
+		hp.total += e.Seeds * s.Spec.Run.Iterations
+	}
+	opt := reproduce.HetGPSOptions{Dir: dir, Jobs: jobs, Stop: func() bool { return a.ctx.Err() != nil }}
+	if !quiet {
+		opt.Progress = hp.update
+	}
+	res, err := reproduce.RunHetGPSExperiment(e, opt)
+	prog.finish()
+	runs := e.Seeds * len(e.Settings)
+	switch {
+	case errors.Is(err, learn.ErrStopped):
+		fmt.Fprintf(a.stderr, "hetgain %s: interrupted: %d of %d runs finished; the running ones kept their checkpoints in %s.\nResume with the same command:\n  %s\n",
+			command, len(res.Runs), runs, dir, a.resumeCommand(command))
+		return errInterrupted
+	case errors.Is(err, learn.ErrCheckpoint), errors.Is(err, learn.ErrConfig):
+		return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
+	case err != nil:
+		return fmt.Errorf("%v\nfinished runs are kept in %s; once the cause is fixed, resume with\n  %s", err, dir, a.resumeCommand(command))
+	}
+	paths, err := res.Save(dir)
+	if err != nil {
+		return err
+	}
+	if plot != "" && len(e.Settings) == 1 {
+		if err := res.Figure(e.Settings[0].Label).Save(plot); err != nil {
+			return err
+		}
+		for k, p := range paths { // the figure goes to plot instead
+			if strings.HasSuffix(p, ".png") && p != plot {
+				paths[k] = plot
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(res.Summary())
+	for _, p := range hetgpsDedupe(paths) {
+		fmt.Fprintf(&b, "wrote %s\n", p)
+	}
+	_, err = io.WriteString(a.stdout, b.String())
+	return err
+}
+
+func hetgpsDedupe(s []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, v := range s {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// hetgpsProgress is the progress line of HetGPS runs.
+type hetgpsProgress struct {
+	p          *progress
+	started    time.Time
+	done       map[string]int
+	total, sum int
+	trained    int
+}
+
+func (h *hetgpsProgress) update(r reproduce.HetGPSProgress) {
+	now := h.p.now()
+	if prev := h.done[r.Run]; r.Iteration > prev {
+		h.sum += r.Iteration - prev
+		h.done[r.Run] = r.Iteration
+		if r.FPS > 0 {
+			h.trained++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d/%d runs done; %s iteration %d/%d", h.p.label, r.Done, r.Total, r.Run, r.Iteration, r.Iterations)
+	if r.FPS > 0 {
+		fmt.Fprintf(&b, ", %.0f frames/s", r.FPS)
+	}
+	for k, name := range r.Names {
+		if k < len(r.Theta) {
+			fmt.Fprintf(&b, ", %s %.3g", name, r.Theta[k])
+		}
+	}
+	if !math.IsNaN(r.Gain) {
+		fmt.Fprintf(&b, ", ΔR %.3g", r.Gain)
+	}
+	elapsed := now.Sub(h.started)
+	switch {
+	case h.sum >= h.total:
+		b.WriteString("; took " + roundDuration(elapsed))
+	case h.trained > 0 && elapsed > 0:
+		rate := float64(h.trained) / elapsed.Seconds()
+		b.WriteString("; ETA " + roundDuration(time.Duration(float64(h.total-h.sum)/rate*float64(time.Second))))
+	}
+	h.p.show(now, b.String(), r.Done >= r.Total)
+}
+
+// hetgpsTestHook, if not nil, changes the preset experiments that
+// "reproduce hetgps" runs (tests make them small).
+var hetgpsTestHook func(reproduce.HetGPSExperiment) reproduce.HetGPSExperiment
+
+// hetgpsReproductions are the names "hetgain reproduce hetgps" takes.
+func hetgpsReproductions() string { return strings.Join(reproduce.HetGPSNames, "|") + "|all" }
+
+// runHetGPSReproducer is the reproducer "hetgps" of reproduce.go: it
+// reads the command line again (reproduce.go does not pass on the
+// experiment's name after "hetgps", nor the flags after it) and runs
+// runHetGPSReproduction.
+func runHetGPSReproducer(j *reproduceJob) error {
+	// The flags of setupReproduce (which cannot be called from here: the
+	// list of reproducers would refer to itself).
+	fs := flag.NewFlagSet("hetgain reproduce", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dir := fs.String("dir", "", "")
+	jobs := fs.Int("jobs", 1, "")
+	seeds := fs.Int("seeds", 0, "")
+	iterations := fs.Int("iterations", 0, "")
+	quiet := fs.Bool("quiet", false, "")
+	var rest []string
+	args := j.args
+	if len(args) > 0 && strings.EqualFold(args[0], "hetgps") {
+		args = args[1:]
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return usagef("%v", err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if *jobs < 1 || *seeds < 0 || *iterations < 0 {
+		return usagef("-jobs %d -seeds %d -iterations %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations)
+	}
+	job := *j
+	job.dir, job.jobs, job.seeds, job.iterations, job.quiet = *dir, *jobs, *seeds, *iterations, *quiet
+	return runHetGPSReproduction(&job, rest)
+}
+
+// runHetGPSReproduction runs "hetgain reproduce hetgps [NAME]": the
+// preset HetGPS experiments of package reproduce (all of them by
+// default), each in DIR/<name> (default results/hetgps/<name>).
+func runHetGPSReproduction(j *reproduceJob, args []string) error {
+	which := "all"
+	switch len(args) {
+	case 0:
+	case 1:
+		which = strings.ToLower(args[0])
+	default:
+		return usagef("hetgps takes one experiment (%s), got %q", hetgpsReproductions(), args)
+	}
+	names := reproduce.HetGPSNames
+	if which != "all" {
+		if _, err := reproduce.HetGPSLookup(which); err != nil {
+			return usagef("unknown HetGPS experiment %q: want one of %s", which, hetgpsReproductions())
+		}
+		names = []string{which}
+	}
+	for _, name := range names {
+		e, _ := reproduce.HetGPSLookup(name)
+		if hetgpsTestHook != nil {
+			e = hetgpsTestHook(e)
+		}
+		if j.seeds > 0 {
+			e.Seeds = j.seeds
+		}
+		if j.iterations > 0 {
+			e = e.WithIterations(j.iterations)
+		}
+		dir := filepath.Join("results", "hetgps", name)
+		if j.dir != "" {
+			dir = j.dir
+			if len(names) > 1 {
+				dir = filepath.Join(j.dir, name)
+			}
+		}
+		if err := j.runHetGPS(e, dir, j.jobs, "", j.quiet, "reproduce"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/reproduce"
+)
+
+// hetgpsTinyArgs is a HetGPS run on the matrix game with small networks
+// and batches: a fraction of a second per seed.
+func hetgpsTinyArgs(dir string, extra ...string) []string {
+	return append([]string{"hetgps", "-iterations", "6", "-seeds", "2", "-grad-episodes", "8", "-frames-per-iter", "64",
+		"-envs", "16", "-minibatch", "32", "-epochs", "2", "-hidden", "8", "-eval-every", "2", "-eval-episodes", "2", "-dir", dir}, extra...)
+}
+
+func TestHetGPSCommandTiny(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errOut := runArgs(hetgpsTinyArgs(dir)...)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"HetGPS hetgps: softmax U and T", "matrix (matrix-cont N=2 M=2 U=softmax(0) T=softmax(0), 6 iterations, 384 frames per team)",
+		"seed 1: τ_T 0 → ", "seed 2: τ_T 0 → ", "wrote " + filepath.Join(dir, "trajectories.csv"),
+		"wrote " + filepath.Join(dir, "hetgps-matrix.png"), "wrote " + filepath.Join(dir, "summary.txt")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "hetgps: 2/2 runs done; matrix/seed2 iteration 6/6") || !strings.Contains(errOut, "T.t ") {
+		t.Errorf("no final progress line: %q", errOut)
+	}
+	checkPNG(t, filepath.Join(dir, "hetgps-matrix.png"))
+	lines := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(dir, "trajectories.csv"))), "\n")
+	if len(lines) != 7 || lines[0] != "setting,iteration,theta_T.t_mean,theta_T.t_std,theta_U.t_mean,theta_U.t_std,gain_mean,gain_std,seeds" {
+		t.Errorf("trajectories.csv:\n%s", strings.Join(lines, "\n"))
+	}
+	log, names, err := learn.ReadHetGPSLog(filepath.Join(dir, "matrix", "seed1"))
+	if err != nil || len(log) != 6 || strings.Join(names, ",") != "T.t,U.t" {
+		t.Errorf("seed 1's log: %d rows, names %v, %v", len(log), names, err)
+	}
+	if got := readFile(t, filepath.Join(dir, "summary.txt")); !strings.Contains(out, got) {
+		t.Errorf("summary.txt is not what was printed:\n%s", got)
+	}
+
+	// -plot, bounds and the other schedule.
+	dir2 := filepath.Join(t.TempDir(), "ps")
+	plot := filepath.Join(t.TempDir(), "fig.png")
+	code, out, errOut = runArgs(hetgpsTinyArgs(dir2, "-U", "powersum(1)", "-T", "powersum(1)", "-bounds", "T.t=0.3:6,U.t=0.3:6",
+		"-schedule", "alternated", "-x", "2", "-y", "1", "-sgd", "-seeds", "1", "-plot", plot, "-quiet")...)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("power-sum: exit %d, stderr %q", code, errOut)
+	}
+	checkPNG(t, plot)
+	if !strings.Contains(out, "wrote "+plot) || strings.Contains(out, "hetgps-matrix.png") {
+		t.Errorf("-plot: %s", out)
+	}
+	log, _, _ = learn.ReadHetGPSLog(filepath.Join(dir2, "matrix", "seed1"))
+	for k, row := range log {
+		if row.EnvStep != (k%3 == 2) {
+			t.Errorf("alternated x=2 y=1: row %d env step %v", k+1, row.EnvStep)
+		}
+		for _, v := range row.Theta {
+			if !(v > 0.3 && v < 6) {
+				t.Errorf("row %d: θ %v outside the bounds", k+1, row.Theta)
+			}
+		}
+	}
+}
+
+// TestHetGPSCommandInterruptResume stops a run as Ctrl-C would, after
+// some iterations, and resumes it with the same command: the logs are
+// those of an uninterrupted run.
+func TestHetGPSCommandInterruptResume(t *testing.T) {
+	ref := filepath.Join(t.TempDir(), "ref")
+	if code, _, errOut := runArgs(hetgpsTinyArgs(ref, "-quiet")...); code != exitOK {
+		t.Fatalf("uninterrupted: exit %d, %s", code, errOut)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb bytes.Buffer
+	a := newApp(ctx, &out, &errb)
+	calls := 0
+	a.now = func() time.Time { // called once per progress report
+		if calls++; calls == 9 {
+			cancel()
+		}
+		return time.Now()
+	}
+	if code := a.run(hetgpsTinyArgs(dir)); code != exitInterrupted {
+		t.Fatalf("exit %d, want %d; stderr %q", code, exitInterrupted, errb.String())
+	}
+	if !strings.Contains(errb.String(), "interrupted: 1 of 2 runs finished") || !strings.Contains(errb.String(), "hetgain hetgps -iterations 6") {
+		t.Errorf("stderr does not say what was kept and how to resume:\n%s", errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "matrix", "seed2", "checkpoint.gob")); err != nil {
+		t.Errorf("no checkpoint of the interrupted run: %v", err)
+	}
+	if code, _, errOut := runArgs(hetgpsTinyArgs(dir, "-quiet")...); code != exitOK {
+		t.Fatalf("resume: exit %d, %s", code, errOut)
+	}
+	if got, want := readFile(t, filepath.Join(dir, "trajectories.csv")), readFile(t, filepath.Join(ref, "trajectories.csv")); got != want {
+		t.Errorf("trajectories after resume differ:\n%s\nwant\n%s", got, want)
+	}
+	for _, seed := range []string{"seed1", "seed2"} {
+		a, _, _ := learn.ReadHetGPSLog(filepath.Join(dir, "matrix", seed))
+		b, _, _ := learn.ReadHetGPSLog(filepath.Join(ref, "matrix", seed))
+		for k := range b {
+			if k >= len(a) || hetgpsRowKey(a[k]) != hetgpsRowKey(b[k]) {
+				t.Errorf("%s row %d differs after resume", seed, k+1)
+				break
+			}
+		}
+	}
+	// Other settings in the same directory are refused.
+	if code, _, errOut := runArgs(hetgpsTinyArgs(dir, "-theta-lr", "0.5")...); code != exitUsage || !strings.Contains(errOut, "ThetaLR") {
+		t.Errorf("other settings: exit %d, %s", code, errOut)
+	}
+}
+
+// hetgpsRowKey is a log row without its wall times.
+func hetgpsRowKey(s learn.HetGPSStats) string {
+	var v []string
+	for _, x := range append(append([]float64{s.GradGain, s.Gain, s.EvalGain}, s.Theta...), s.ThetaGrad...) {
+		v = append(v, strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	return strings.Join(v, ",")
+}
+
+func TestHetGPSCommandUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"hetgps"}, "-dir"},
+		{[]string{"hetgps", "-dir", dir, "-params", "T.tau"}, `no parameter "T.tau"`},
+		{[]string{"hetgps", "-dir", dir, "-U", "min"}, `no parameter "U.t"`},
+		{[]string{"hetgps", "-dir", dir, "-bounds", "T.t=6:0.3"}, "-bounds"},
+		{[]string{"hetgps", "-dir", dir, "-bounds", "T.t"}, "-bounds"},
+		{[]string{"hetgps", "-dir", dir, "-bounds", "X.t=0:1"}, `"X.t" is not one of -params`},
+		{[]string{"hetgps", "-dir", dir, "-bounds", "T.t=0.3:6"}, `Init 0 outside`},
+		{[]string{"hetgps", "-dir", dir, "-theta-lr", "0"}, "-theta-lr"},
+		{[]string{"hetgps", "-dir", dir, "-x", "0"}, "-x 0"},
+		{[]string{"hetgps", "-dir", dir, "-schedule", "sometimes"}, "-schedule"},
+		{[]string{"hetgps", "-dir", dir, "-env", "blotto"}, "-env"},
+		{[]string{"hetgps", "-dir", dir, "-T", "softplus"}, "-T"},
+		{[]string{"hetgps", "-dir", dir, "extra"}, `unexpected argument "extra"`},
+		{[]string{"reproduce", "hetgps", "sideways"}, `unknown HetGPS experiment "sideways"`},
+		{[]string{"reproduce", "hetgps", "softmax", "descent"}, "one experiment"},
+		{[]string{"reproduce", "hetgps", "softmax", "-jobs", "0"}, "-jobs 0"},
+	} {
+		code, out, errOut := runArgs(c.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want usage error naming %s", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// TestReproduceHetGPS runs "reproduce hetgps" with the presets made tiny.
+func TestReproduceHetGPS(t *testing.T) {
+	hetgpsTestHook = func(e reproduce.HetGPSExperiment) reproduce.HetGPSExperiment {
+		e, _ = e.Only("matrix2")
+		for k := range e.Settings {
+			sp := &e.Settings[k].Spec
+			sp.Run.Team = learn.Config{Hidden: []int{8}, Envs: 16, FramesPerIter: 64, Minibatch: 32, Epochs: 2}
+			sp.Run.EvalEvery, sp.Run.EvalEpisodes, sp.GradEpisodes = 2, 2, 8
+		}
+		return e
+	}
+	defer func() { hetgpsTestHook = nil }()
+	dir := filepath.Join(t.TempDir(), "r")
+	code, out, errOut := runArgs("reproduce", "hetgps", "descent", "-dir", dir, "-seeds", "2", "-iterations", "4")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"HetGPS descent", "matrix2 (matrix-cont N=2 M=2", "4 iterations", "seed 2: τ_T 5 → ", "(fell: ",
+		"wrote " + filepath.Join(dir, "hetgps-matrix2.png")} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "reproduce: 2/2 runs done") {
+		t.Errorf("progress: %q", errOut)
+	}
+	// All four, flags before the name, into DIR/<name>.
+	dir = filepath.Join(t.TempDir(), "all")
+	code, out, errOut = runArgs("reproduce", "hetgps", "-dir", dir, "-seeds", "1", "-iterations", "2", "-quiet")
+	if code != exitOK || errOut != "" {
+		t.Fatalf("all: exit %d, stderr %q", code, errOut)
+	}
+	for _, name := range reproduce.HetGPSNames {
+		checkPNG(t, filepath.Join(dir, name, "hetgps-matrix2.png"))
+		if !strings.Contains(out, "HetGPS "+name) {
+			t.Errorf("no summary of %s", name)
+		}
+	}
+}

@@ -1,0 +1,745 @@
+package learn
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hetgain/hetgain/simulate"
+)
+
+// Schedule says when HetGPS trains the agents and when it steps the
+// environment parameters θ (the train_agents and train_env functions of
+// the paper's Algorithm 1).
+type Schedule int
+
+const (
+	// Concurrent trains the agents at every iteration and steps θ at every
+	// AgentIters-th iteration (the zero value).
+	Concurrent Schedule = iota
+	// Alternated repeats cycles of AgentIters iterations that train the
+	// agents only, followed by EnvIters iterations that step θ only.
+	Alternated
+)
+
+// String returns "concurrent" or "alternated".
+func (s Schedule) String() string {
+	switch s {
+	case Concurrent:
+		return "concurrent"
+	case Alternated:
+		return "alternated"
+	}
+	return fmt.Sprintf("Schedule(%d)", int(s))
+}
+
+// ParseSchedule reads "concurrent" or "alternated" (any case).
+func ParseSchedule(s string) (Schedule, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "concurrent":
+		return Concurrent, nil
+	case "alternated", "alternate", "alternating":
+		return Alternated, nil
+	}
+	return 0, fmt.Errorf("learn: schedule %q: want concurrent or alternated: %w", s, ErrConfig)
+}
+
+// ThetaParam is one environment parameter searched by HetGPS: a name of
+// the environment's simulate.Params (such as "T.t" or "U.t"), its initial
+// value and optional bounds.
+//
+// With Low = High = 0 the parameter is unbounded and optimised directly.
+// Otherwise HetGPS optimises a raw value ρ and sets
+//
+//	θ = Low + (High−Low)·(tanh(ρ)+1)/2,
+//
+// the squash of the paper's implementation (power-sum: Low 0.3, High 6),
+// so θ stays in the open interval (Low, High). ρ is kept in [−15, 15],
+// where θ is still strictly inside it. (The reference implementation
+// also clamps θ to [0.4, 5.9] after the squash; HetGPS does not, since a
+// clamp blocks the gradient.)
+type ThetaParam struct {
+	Name      string
+	Init      float64
+	Low, High float64
+}
+
+// Bounded reports whether the parameter goes through the squash.
+func (p ThetaParam) Bounded() bool { return p.Low != 0 || p.High != 0 }
+
+// rawLimit bounds the raw value of a bounded parameter: tanh(15) is
+// 1 − 1.9e-13, so θ stays strictly inside (Low, High).
+const rawLimit = 15
+
+// value maps the raw value ρ to θ.
+func (p ThetaParam) value(raw float64) float64 {
+	if !p.Bounded() {
+		return raw
+	}
+	return p.Low + (p.High-p.Low)*(math.Tanh(raw)+1)/2
+}
+
+// slope is dθ/dρ.
+func (p ThetaParam) slope(raw float64) float64 {
+	if !p.Bounded() {
+		return 1
+	}
+	th := math.Tanh(raw)
+	return (p.High - p.Low) * (1 - th*th) / 2
+}
+
+// raw maps θ (inside the bounds) to ρ.
+func (p ThetaParam) raw(v float64) float64 {
+	if !p.Bounded() {
+		return v
+	}
+	return clampRaw(math.Atanh(2*(v-p.Low)/(p.High-p.Low) - 1))
+}
+
+func clampRaw(r float64) float64 { return math.Max(-rawLimit, math.Min(rawLimit, r)) }
+
+// HetGPSSpec describes a run of Heterogeneity Gain Parameter Search (the
+// paper's Algorithm 1): a heterogeneous and a homogeneous team trained by
+// PPO as in a paired run (Run), and environment parameters θ moved by
+// gradient ascent on the heterogeneity gain G^θ(π_het) − G^θ(π_hom),
+// differentiated through the simulator.
+type HetGPSSpec struct {
+	// Run is the paired run: environment (U and T parametric, such as
+	// "softmax(0)"), team configuration and seed. Run.Iterations is the
+	// number of HetGPS iterations, agent and environment iterations
+	// together.
+	Run RunSpec
+	// Params are the parameters searched; the environment's other
+	// parameters keep their values.
+	Params []ThetaParam
+	// Schedule with AgentIters (x) and EnvIters (y) says which iterations
+	// train the agents and which step θ (see Plan). Zero means 1.
+	Schedule             Schedule
+	AgentIters, EnvIters int
+	// Descent minimises the gain instead of maximising it.
+	Descent bool
+	// SGD takes plain gradient steps ρ ← ρ ± ThetaLR·∇ instead of Adam's.
+	SGD bool
+	// ThetaLR is the learning rate of θ (default 0.05: with Adam, about
+	// the change of a raw value per environment step).
+	ThetaLR float64
+	// GradEpisodes is the batch of episodes on which the gain and its
+	// gradient are computed (default 32).
+	GradEpisodes int
+}
+
+// HetGPSDefaultThetaLR is the default ThetaLR.
+const HetGPSDefaultThetaLR = 0.05
+
+func (s HetGPSSpec) withDefaults() HetGPSSpec {
+	s.Run = s.Run.withDefaults()
+	setInt(&s.AgentIters, 1)
+	setInt(&s.EnvIters, 1)
+	setFloat(&s.ThetaLR, HetGPSDefaultThetaLR)
+	setInt(&s.GradEpisodes, 32)
+	s.Params = append([]ThetaParam(nil), s.Params...)
+	return s
+}
+
+// Check returns an error wrapping ErrConfig that names the first invalid
+// setting of s. It checks the parameter names against the environment,
+// so it builds one.
+func (s HetGPSSpec) Check() error {
+	_, err := s.gradEnv()
+	return err
+}
+
+// Plan returns what HetGPS iteration iter (counted from 1) does: train
+// the agents, step θ, or both.
+//
+// Concurrent: the agents train at every iteration, θ steps at every x-th
+// (x = AgentIters). Alternated: cycles of x iterations that train the
+// agents, then y = EnvIters iterations that step θ.
+func (s HetGPSSpec) Plan(iter int) (agents, env bool) {
+	x, y := s.AgentIters, s.EnvIters
+	if x < 1 {
+		x = 1
+	}
+	if y < 1 {
+		y = 1
+	}
+	if iter < 1 {
+		return false, false
+	}
+	if s.Schedule == Alternated {
+		p := (iter - 1) % (x + y)
+		return p < x, p >= x
+	}
+	return true, iter%x == 0
+}
+
+// check validates s (with defaults) without an environment.
+func (s HetGPSSpec) check() error {
+	if err := s.Run.Check(); err != nil {
+		return err
+	}
+	bad := func(format string, args ...interface{}) error {
+		return fmt.Errorf("learn: HetGPS: "+format+": %w", append(args, ErrConfig)...)
+	}
+	if s.Schedule != Concurrent && s.Schedule != Alternated {
+		return bad("Schedule = %d, want Concurrent or Alternated", int(s.Schedule))
+	}
+	if s.AgentIters < 0 || s.EnvIters < 0 {
+		return bad("AgentIters %d, EnvIters %d, want >= 1", s.AgentIters, s.EnvIters)
+	}
+	if s.GradEpisodes < 0 {
+		return bad("GradEpisodes = %d, want >= 1", s.GradEpisodes)
+	}
+	if math.IsNaN(s.ThetaLR) || math.IsInf(s.ThetaLR, 0) || s.ThetaLR < 0 {
+		return bad("ThetaLR = %v, want a finite number > 0", s.ThetaLR)
+	}
+	if len(s.Params) == 0 {
+		return bad("no parameters to search (Params is empty)")
+	}
+	seen := map[string]bool{}
+	for _, p := range s.Params {
+		if p.Name == "" {
+			return bad("a parameter without a name")
+		}
+		if seen[p.Name] {
+			return bad("parameter %q listed twice", p.Name)
+		}
+		seen[p.Name] = true
+		for _, v := range []float64{p.Init, p.Low, p.High} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return bad("parameter %q: Init %v, Low %v, High %v must be finite", p.Name, p.Init, p.Low, p.High)
+			}
+		}
+		if p.Bounded() {
+			if p.Low >= p.High {
+				return bad("parameter %q: Low %v >= High %v", p.Name, p.Low, p.High)
+			}
+			if !(p.Init > p.Low && p.Init < p.High) {
+				return bad("parameter %q: Init %v outside (Low, High) = (%v, %v)", p.Name, p.Init, p.Low, p.High)
+			}
+		}
+	}
+	return nil
+}
+
+// gradEnv checks s and builds its gradient environment with θ at Init.
+func (s HetGPSSpec) gradEnv() (simulate.DifferentiableEnv, error) {
+	s = s.withDefaults()
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	env, err := s.Run.maker()(s.GradEpisodes)
+	if err != nil {
+		return nil, err
+	}
+	denv, ok := env.(simulate.DifferentiableEnv)
+	if !ok {
+		return nil, fmt.Errorf("learn: HetGPS: environment %s has no return gradient (not a simulate.DifferentiableEnv): %w",
+			env.Name(), ErrConfig)
+	}
+	all := env.Params()
+	for _, p := range s.Params {
+		if all.Index(p.Name) < 0 {
+			return nil, fmt.Errorf("learn: HetGPS: environment %s has no parameter %q (it has %v): %w",
+				env.Name(), p.Name, all.Names, ErrConfig)
+		}
+	}
+	if err := denv.SetParams(s.params(s.initRaw())); err != nil {
+		return nil, fmt.Errorf("learn: HetGPS: initial θ: %v: %w", err, ErrConfig)
+	}
+	return denv, nil
+}
+
+// Names returns the names of the searched parameters.
+func (s HetGPSSpec) Names() []string {
+	n := make([]string, len(s.Params))
+	for k, p := range s.Params {
+		n[k] = p.Name
+	}
+	return n
+}
+
+func (s HetGPSSpec) initRaw() []float64 {
+	r := make([]float64, len(s.Params))
+	for k, p := range s.Params {
+		r[k] = p.raw(p.Init)
+	}
+	return r
+}
+
+// params returns θ for the raw values as simulate.Params.
+func (s HetGPSSpec) params(raw []float64) simulate.Params {
+	p := simulate.Params{Names: s.Names(), Values: make([]float64, len(raw))}
+	for k, r := range raw {
+		p.Values[k] = s.Params[k].value(r)
+	}
+	return p
+}
+
+// HetGPSStats is one row of a HetGPS run's log.
+type HetGPSStats struct {
+	// PairStats are the statistics of the agents' iteration: Iteration is
+	// the HetGPS iteration and Frames those each team collected so far.
+	// At iterations that do not train the agents (Alternated), no
+	// rollouts are collected: HetReturn, HomReturn and Gain are NaN, and
+	// so are the evaluations unless it is the last iteration.
+	PairStats
+	// Theta is θ after the iteration, in the order of the spec's Params.
+	Theta []float64
+	// ThetaGrad is ∂gain/∂θ measured at this iteration (before the step),
+	// with respect to θ itself, not its raw value; NaN if θ did not step.
+	ThetaGrad []float64
+	// GradGain is the gain measured with the gradient: the mean return of
+	// the heterogeneous team minus that of the homogeneous team over
+	// GradEpisodes episodes with the training-time (stochastic) policies;
+	// NaN if θ did not step.
+	GradGain float64
+	// EnvStep reports whether θ stepped.
+	EnvStep bool
+}
+
+// HetGPSResult is what a HetGPS run produced.
+type HetGPSResult struct {
+	// Pair holds the trained teams, in environments with the final θ.
+	Pair *Pair
+	// Log has one row per iteration, from the first (including rows read
+	// back from a resumed run's log).
+	Log []HetGPSStats
+	// ResumedAt is the iteration the run resumed from (0 for a fresh run).
+	ResumedAt int
+	// Names are the names of the searched parameters.
+	Names []string
+	// Theta is the final θ.
+	Theta []float64
+}
+
+// hetgpsHeader returns the header of a HetGPS log for the parameters.
+func hetgpsHeader(names []string) []string {
+	h := append([]string(nil), pairHeader...)
+	h = append(h, "grad_gain")
+	for _, n := range names {
+		h = append(h, "theta_"+n)
+	}
+	for _, n := range names {
+		h = append(h, "grad_"+n)
+	}
+	return append(h, "env_step")
+}
+
+func (s HetGPSStats) row() []string {
+	r := s.PairStats.row()
+	r = append(r, formatFloat(s.GradGain))
+	for _, v := range s.Theta {
+		r = append(r, formatFloat(v))
+	}
+	for _, v := range s.ThetaGrad {
+		r = append(r, formatFloat(v))
+	}
+	return append(r, strconv.FormatBool(s.EnvStep))
+}
+
+func parseHetGPSRow(r []string, k int) (HetGPSStats, error) {
+	var s HetGPSStats
+	np := len(pairHeader)
+	if len(r) != np+2+2*k {
+		return s, fmt.Errorf("learn: HetGPS log row with %d fields, want %d: %w", len(r), np+2+2*k, ErrCheckpoint)
+	}
+	var err error
+	if s.PairStats, err = parsePairRow(r[:np]); err != nil {
+		return s, err
+	}
+	vals := make([]float64, 1+2*k)
+	for j := range vals {
+		if vals[j], err = parseFloat(r[np+j]); err != nil {
+			return s, fmt.Errorf("learn: HetGPS log row %v: %v: %w", r, err, ErrCheckpoint)
+		}
+	}
+	s.GradGain, s.Theta, s.ThetaGrad = vals[0], vals[1:1+k], vals[1+k:]
+	if s.EnvStep, err = strconv.ParseBool(r[len(r)-1]); err != nil {
+		return s, fmt.Errorf("learn: HetGPS log row %v: %v: %w", r, err, ErrCheckpoint)
+	}
+	return s, nil
+}
+
+// hetgpsRecord is the specification a HetGPS run directory keeps: the
+// spec with Iterations on top, so that a run can be extended.
+type hetgpsRecord struct {
+	Algorithm            string
+	Iterations           int
+	Run                  RunSpec
+	Params               []ThetaParam
+	Schedule             string
+	AgentIters, EnvIters int
+	Descent, SGD         bool
+	ThetaLR              float64
+	GradEpisodes         int
+}
+
+func (s HetGPSSpec) record() hetgpsRecord {
+	run := s.Run
+	run.Iterations = 0
+	return hetgpsRecord{Algorithm: "HetGPS", Iterations: s.Run.Iterations, Run: run, Params: s.Params,
+		Schedule: s.Schedule.String(), AgentIters: s.AgentIters, EnvIters: s.EnvIters,
+		Descent: s.Descent, SGD: s.SGD, ThetaLR: s.ThetaLR, GradEpisodes: s.GradEpisodes}
+}
+
+// hetgpsState is the part of a checkpoint that HetGPS adds to the teams'
+// (checkpoint.Extra): the HetGPS iteration, the raw values of θ and the
+// state of their optimiser.
+type hetgpsState struct {
+	Iteration int
+	Raw       []float64
+	M, V      []float64
+	Step      int
+}
+
+// hetgps is a running search.
+type hetgps struct {
+	spec  HetGPSSpec
+	pair  *Pair
+	genv  simulate.DifferentiableEnv
+	raw   []float64
+	opt   *adam
+	iter  int
+	grad  []float64 // scratch: gradient with respect to raw values
+	theta simulate.Params
+}
+
+// HetGPS runs the search of spec for spec.Run.Iterations iterations, or
+// resumes it from the checkpoint in opt.Dir. Each iteration does, as the
+// spec's Plan says:
+//
+//  1. environment step: the gain G^θ(π_het) − G^θ(π_hom) and its gradient
+//     with respect to θ, by simulate.GainGradient on GradEpisodes episodes
+//     of a separate environment with the teams' training-time
+//     (stochastic, reparameterised) policies and a seed drawn from
+//     (Run.Team.Seed, iteration);
+//  2. agent step: one PPO iteration of both teams (Pair.Iterate) in the
+//     environments with the current θ;
+//  3. environment step: θ moves up the gradient (down with Descent),
+//     through the squash of bounded parameters, by Adam (or SGD), and is
+//     set in both teams' environments.
+//
+// So an iteration that does both follows Algorithm 1: the gradient is
+// taken with the policies that collect the iteration's rollouts, and the
+// agents train on rollouts of the θ before the step. An iteration that
+// only steps θ (Alternated) collects no rollouts.
+//
+// opt works as for Train: log.csv (the columns of a paired run, then
+// grad_gain, theta_<name>..., grad_<name>..., env_step), checkpoints
+// holding θ's raw values and optimiser state, Stop, and Progress, which
+// receives the PairStats part of each row (see HetGPSWithProgress for
+// the whole row). A resumed run gives the same log and θ as an
+// uninterrupted one.
+func HetGPS(spec HetGPSSpec, opt Options) (*HetGPSResult, error) {
+	return HetGPSWithProgress(spec, opt, nil)
+}
+
+// HetGPSWithProgress is HetGPS that also calls progress, if not nil,
+// with every new row of the log.
+func HetGPSWithProgress(spec HetGPSSpec, opt Options, progress func(HetGPSStats)) (*HetGPSResult, error) {
+	h, err := newHetGPS(spec)
+	if err != nil {
+		return nil, err
+	}
+	spec = h.spec
+	names := spec.Names()
+	res := &HetGPSResult{Pair: h.pair, Names: names}
+	st, ck, rows, err := openRun(opt.Dir, spec.record(), hetgpsHeader(names), h.pair.het, h.pair.hom)
+	if err != nil {
+		return nil, err
+	}
+	defer st.close()
+	if ck != nil {
+		if err := h.restore(ck.Extra); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range rows {
+		row, err := parseHetGPSRow(r, len(names))
+		if err != nil {
+			return nil, err
+		}
+		res.Log = append(res.Log, row)
+	}
+	res.ResumedAt = h.iter
+	res.Theta = h.theta.Values
+	save := func() error {
+		extra, err := h.state()
+		if err != nil {
+			return err
+		}
+		return st.save(&checkpoint{Version: 1, Spec: mustJSON(spec.record()), Iteration: h.iter,
+			Teams: []teamState{h.pair.het.state(), h.pair.hom.state()}, Extra: extra})
+	}
+	every := opt.CheckpointEvery
+	setInt(&every, 10)
+	for h.iter < spec.Run.Iterations {
+		if opt.Stop != nil && opt.Stop() {
+			if err := save(); err != nil {
+				return res, err
+			}
+			return res, fmt.Errorf("learn: HetGPS stopped after iteration %d of %d: %w", h.iter, spec.Run.Iterations, ErrStopped)
+		}
+		row, err := h.iterate()
+		if err != nil {
+			return res, err
+		}
+		res.Log = append(res.Log, row)
+		res.Theta = h.theta.Values
+		if err := st.append(row.row()); err != nil {
+			return res, err
+		}
+		if opt.Progress != nil {
+			opt.Progress(row.PairStats)
+		}
+		if progress != nil {
+			progress(row)
+		}
+		if h.iter%every == 0 || h.iter == spec.Run.Iterations {
+			if err := save(); err != nil {
+				return res, err
+			}
+		}
+	}
+	return res, nil
+}
+
+func newHetGPS(spec HetGPSSpec) (*hetgps, error) {
+	genv, err := spec.gradEnv()
+	if err != nil {
+		return nil, err
+	}
+	spec = spec.withDefaults()
+	pair, err := NewPair(spec.Run)
+	if err != nil {
+		return nil, err
+	}
+	h := &hetgps{spec: spec, pair: pair, genv: genv, raw: spec.initRaw(),
+		opt: newAdam(len(spec.Params), spec.ThetaLR), grad: make([]float64, len(spec.Params))}
+	return h, h.setTheta()
+}
+
+// setTheta sets θ of the raw values in every environment.
+func (h *hetgps) setTheta() error {
+	h.theta = h.spec.params(h.raw)
+	for k, v := range h.theta.Values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("learn: HetGPS: %s = %v at iteration %d: %w", h.theta.Names[k], v, h.iter, ErrDiverged)
+		}
+	}
+	if err := h.genv.SetParams(h.theta); err != nil {
+		return fmt.Errorf("learn: HetGPS: θ = %v: %v: %w", h.theta, err, ErrDiverged)
+	}
+	if err := h.pair.SetEnvParams(h.theta); err != nil {
+		return fmt.Errorf("learn: HetGPS: θ = %v: %v: %w", h.theta, err, ErrDiverged)
+	}
+	return nil
+}
+
+func (h *hetgps) state() ([]byte, error) {
+	s := hetgpsState{Iteration: h.iter, Raw: h.raw, M: h.opt.m, V: h.opt.v, Step: h.opt.t}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(s); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func (h *hetgps) restore(extra []byte) error {
+	var s hetgpsState
+	if err := gob.NewDecoder(bytes.NewReader(extra)).Decode(&s); err != nil {
+		return fmt.Errorf("learn: HetGPS state in the checkpoint: %v: %w", err, ErrCheckpoint)
+	}
+	k := len(h.raw)
+	if len(s.Raw) != k || len(s.M) != k || len(s.V) != k {
+		return fmt.Errorf("learn: HetGPS checkpoint holds %d parameters, the run searches %d: %w", len(s.Raw), k, ErrCheckpoint)
+	}
+	h.iter = s.Iteration
+	copy(h.raw, s.Raw)
+	copy(h.opt.m, s.M)
+	copy(h.opt.v, s.V)
+	h.opt.t = s.Step
+	return h.setTheta()
+}
+
+// seed returns the seed of the gradient episodes of iteration iter.
+func (h *hetgps) seed(iter int) int64 {
+	r := newRNG(h.spec.Run.Team.Seed, streamHetGPS, uint64(iter))
+	return int64(r.next() >> 1)
+}
+
+// streamHetGPS is the random stream of the gradient episodes (apart from
+// the streams of team.go).
+const streamHetGPS uint64 = 0x4e7695
+
+// gainGradient measures the gain and its gradient with respect to θ with
+// the teams' current stochastic policies.
+func (h *hetgps) gainGradient(iter int) (float64, []float64, error) {
+	g, grad, err := simulate.GainGradient(h.genv, h.pair.het.Policy(true), h.pair.hom.Policy(true),
+		h.seed(iter), h.theta.Names)
+	if err != nil {
+		return 0, nil, fmt.Errorf("learn: HetGPS gradient at iteration %d: %w", iter, err)
+	}
+	return g, grad, nil
+}
+
+// rawGradient returns the gain and its gradient with respect to θ and to
+// the raw values (the chain rule through the squash).
+func (h *hetgps) rawGradient(iter int) (gain float64, grad, rawGrad []float64, err error) {
+	gain, grad, err = h.gainGradient(iter)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	rawGrad = make([]float64, len(grad))
+	for j, g := range grad {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return 0, nil, nil, fmt.Errorf("learn: HetGPS: gradient %v with respect to %s at iteration %d: %w",
+				g, h.theta.Names[j], iter, ErrDiverged)
+		}
+		rawGrad[j] = g * h.spec.Params[j].slope(h.raw[j])
+	}
+	return gain, grad, rawGrad, nil
+}
+
+// iterate runs one HetGPS iteration.
+func (h *hetgps) iterate() (HetGPSStats, error) {
+	start := time.Now()
+	iter := h.iter + 1
+	agents, envStep := h.spec.Plan(iter)
+	k := len(h.raw)
+	row := HetGPSStats{GradGain: math.NaN(), ThetaGrad: make([]float64, k), EnvStep: envStep}
+	var rawGrad []float64
+	if envStep {
+		var grad []float64
+		var err error
+		if row.GradGain, grad, rawGrad, err = h.rawGradient(iter); err != nil {
+			return row, err
+		}
+		copy(row.ThetaGrad, grad)
+	} else {
+		for j := range row.ThetaGrad {
+			row.ThetaGrad[j] = math.NaN()
+		}
+	}
+	framesBefore := h.pair.het.frames
+	if agents {
+		ps, err := h.pair.Iterate()
+		if err != nil {
+			return row, err
+		}
+		row.PairStats = ps
+	} else {
+		nan := math.NaN()
+		row.PairStats = PairStats{HetReturn: nan, HomReturn: nan, Gain: nan, HetEval: nan, HomEval: nan, EvalGain: nan}
+	}
+	if iter == h.spec.Run.Iterations && math.IsNaN(row.EvalGain) {
+		var err error
+		if row.HetEval, row.HomEval, err = h.pair.Evaluate(h.pair.evalSeed(iter)); err != nil {
+			return row, err
+		}
+		row.EvalGain = row.HetEval - row.HomEval
+	}
+	if envStep {
+		for j, g := range rawGrad {
+			h.grad[j] = g
+			if !h.spec.Descent {
+				h.grad[j] = -g // the optimisers minimise
+			}
+		}
+		if h.spec.SGD {
+			sgdStep(h.raw, h.grad, h.spec.ThetaLR)
+		} else {
+			h.opt.step(h.raw, h.grad)
+		}
+		for j, p := range h.spec.Params {
+			if p.Bounded() {
+				h.raw[j] = clampRaw(h.raw[j])
+			}
+		}
+		if err := h.setTheta(); err != nil {
+			return row, err
+		}
+	}
+	h.iter = iter
+	row.Iteration = iter
+	row.Frames = h.pair.het.frames
+	row.Theta = append([]float64(nil), h.theta.Values...)
+	row.Seconds = time.Since(start).Seconds()
+	row.FPS = float64(2*(h.pair.het.frames-framesBefore)) / row.Seconds
+	return row, nil
+}
+
+// GradGains returns the GradGain column of the log (NaN where θ did not
+// step).
+func (r *HetGPSResult) GradGains() []float64 {
+	g := make([]float64, len(r.Log))
+	for k, s := range r.Log {
+		g[k] = s.GradGain
+	}
+	return g
+}
+
+// ThetaSeries returns θ_name after each iteration of the log, or an
+// error if the run did not search name.
+func (r *HetGPSResult) ThetaSeries(name string) ([]float64, error) {
+	j := -1
+	for k, n := range r.Names {
+		if n == name {
+			j = k
+		}
+	}
+	if j < 0 {
+		return nil, fmt.Errorf("learn: HetGPS searched %v, not %q: %w", r.Names, name, ErrConfig)
+	}
+	v := make([]float64, len(r.Log))
+	for k, s := range r.Log {
+		v[k] = s.Theta[j]
+	}
+	return v, nil
+}
+
+// ReadHetGPSLog reads the log.csv of the HetGPS run in dir: every row
+// written so far, including rows after the last checkpoint, and the names
+// of the searched parameters (from the header). A last line cut short (a
+// process killed while writing it) is dropped.
+func ReadHetGPSLog(dir string) ([]HetGPSStats, []string, error) {
+	path := filepath.Join(dir, logFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	complete := strings.HasSuffix(string(data), "\n")
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	header := strings.Split(lines[0], ",")
+	var names []string
+	for _, h := range header {
+		if strings.HasPrefix(h, "theta_") {
+			names = append(names, strings.TrimPrefix(h, "theta_"))
+		}
+	}
+	if want := hetgpsHeader(names); lines[0] != strings.Join(want, ",") {
+		return nil, nil, fmt.Errorf("learn: %s: header %q is not a HetGPS log's: %w", path, lines[0], ErrCheckpoint)
+	}
+	var log []HetGPSStats
+	for k, l := range lines[1:] {
+		row, err := parseHetGPSRow(strings.Split(l, ","), len(names))
+		if err == nil && row.Iteration != k+1 {
+			err = fmt.Errorf("learn: row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
+		}
+		if err != nil {
+			if k == len(lines)-2 && !complete {
+				break
+			}
+			return nil, nil, fmt.Errorf("learn: %s, line %d: %v", path, k+2, err)
+		}
+		log = append(log, row)
+	}
+	return log, names, nil
+}

@@ -1,0 +1,460 @@
+package learn
+
+import (
+	"errors"
+	"math"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hetgain/hetgain/simulate"
+)
+
+// hetgpsMatrix is a HetGPS run on the continuous matrix game with N = M =
+// 2 and softmax U and T starting at the mean (τ = 0), searching both.
+func hetgpsMatrix(seed int64, iterations int) HetGPSSpec {
+	return HetGPSSpec{
+		Run: RunSpec{Env: EnvSpec{Name: "matrix", U: "softmax(0)", T: "softmax(0)"},
+			Team: Config{Seed: seed, Hidden: []int{32, 32}}, Iterations: iterations, EvalEvery: 10, EvalEpisodes: 4},
+		Params:       []ThetaParam{{Name: "T.t"}, {Name: "U.t"}},
+		GradEpisodes: 256,
+		ThetaLR:      0.05,
+	}
+}
+
+// hetgpsSmallCapture is Multi-goal-capture with short episodes and small
+// batches, for tests.
+func hetgpsSmallCapture(seed int64, iterations int) HetGPSSpec {
+	return HetGPSSpec{
+		Run: RunSpec{Env: EnvSpec{Name: "capture", U: "softmax(0)", T: "softmax(0)", EpisodeLength: 20},
+			Team:       Config{Seed: seed, Envs: 8, FramesPerIter: 160, Minibatch: 80, Epochs: 2, Hidden: []int{16, 16}},
+			Iterations: iterations, EvalEvery: 2, EvalEpisodes: 4},
+		Params:       []ThetaParam{{Name: "T.t", Init: 1, Low: 0.3, High: 6}, {Name: "U.t", Init: 1, Low: 0.3, High: 6}},
+		GradEpisodes: 4,
+	}
+}
+
+func TestHetGPSPlan(t *testing.T) {
+	plan := func(s HetGPSSpec, n int) string {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			a, e := s.Plan(i)
+			switch {
+			case a && e:
+				b.WriteByte('B')
+			case a:
+				b.WriteByte('a')
+			case e:
+				b.WriteByte('e')
+			default:
+				b.WriteByte('-')
+			}
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		s    HetGPSSpec
+		want string
+	}{
+		{HetGPSSpec{}, "BBBBBBBB"},
+		{HetGPSSpec{Schedule: Concurrent, AgentIters: 1, EnvIters: 5}, "BBBBBBBB"},
+		{HetGPSSpec{Schedule: Concurrent, AgentIters: 3}, "aaBaaBaa"},
+		{HetGPSSpec{Schedule: Alternated}, "aeaeaeae"},
+		{HetGPSSpec{Schedule: Alternated, AgentIters: 3, EnvIters: 2}, "aaaeeaaa"},
+		{HetGPSSpec{Schedule: Alternated, AgentIters: 1, EnvIters: 3}, "aeeeaeee"},
+	} {
+		if got := plan(c.s, 8); got != c.want {
+			t.Errorf("%v x=%d y=%d: plan %s, want %s", c.s.Schedule, c.s.AgentIters, c.s.EnvIters, got, c.want)
+		}
+	}
+	if a, e := (HetGPSSpec{}).Plan(0); a || e {
+		t.Error("iteration 0 does something")
+	}
+	for _, s := range []string{"concurrent", "Alternated"} {
+		sc, err := ParseSchedule(s)
+		if err != nil || !strings.EqualFold(sc.String(), s) {
+			t.Errorf("ParseSchedule(%q) = %v, %v", s, sc, err)
+		}
+	}
+	if _, err := ParseSchedule("sometimes"); !errors.Is(err, ErrConfig) {
+		t.Errorf("ParseSchedule(sometimes): %v", err)
+	}
+}
+
+// TestHetGPSLogsSchedule checks that a run follows its plan: env_step,
+// the gradient columns and the frames of each row.
+func TestHetGPSLogsSchedule(t *testing.T) {
+	s := hetgpsMatrix(1, 7)
+	s.Schedule, s.AgentIters, s.EnvIters = Alternated, 2, 1
+	res, err := HetGPS(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := int64(0)
+	for k, row := range res.Log {
+		a, e := s.Plan(k + 1)
+		if row.Iteration != k+1 || row.EnvStep != e {
+			t.Errorf("row %d: iteration %d, env step %v, want %d, %v", k, row.Iteration, row.EnvStep, k+1, e)
+		}
+		if e == math.IsNaN(row.GradGain) || e == math.IsNaN(row.ThetaGrad[0]) {
+			t.Errorf("row %d: env step %v but grad gain %v, gradient %v", k, e, row.GradGain, row.ThetaGrad)
+		}
+		if a == math.IsNaN(row.Gain) {
+			t.Errorf("row %d: agent step %v but training gain %v", k, a, row.Gain)
+		}
+		if a {
+			frames += 1600
+		}
+		if row.Frames != frames {
+			t.Errorf("row %d: %d frames, want %d", k, row.Frames, frames)
+		}
+		if k > 0 && !e && !reflect.DeepEqual(row.Theta, res.Log[k-1].Theta) {
+			t.Errorf("row %d: θ moved from %v to %v without an environment step", k, res.Log[k-1].Theta, row.Theta)
+		}
+		if e && reflect.DeepEqual(row.Theta, hetgpsPrevTheta(res, k, s)) {
+			t.Errorf("row %d: θ did not move at an environment step", k)
+		}
+	}
+	if last := res.Log[len(res.Log)-1]; math.IsNaN(last.EvalGain) {
+		t.Error("the last row, an environment step, has no evaluation")
+	}
+}
+
+func hetgpsPrevTheta(res *HetGPSResult, k int, s HetGPSSpec) []float64 {
+	if k == 0 {
+		th := make([]float64, len(s.Params))
+		for j, p := range s.Params {
+			th[j] = p.Init
+		}
+		return th
+	}
+	return res.Log[k-1].Theta
+}
+
+func TestHetGPSValidation(t *testing.T) {
+	for _, c := range []struct {
+		edit func(*HetGPSSpec)
+		want string
+	}{
+		{func(s *HetGPSSpec) { s.Params[0].Name = "T.tau" }, `"T.tau"`},
+		{func(s *HetGPSSpec) { s.Params[1].Name = "T.t" }, `"T.t" listed twice`},
+		{func(s *HetGPSSpec) { s.Params = nil }, "no parameters"},
+		{func(s *HetGPSSpec) { s.Params[0].Low, s.Params[0].High = 2, 1 }, `"T.t": Low 2 >= High 1`},
+		{func(s *HetGPSSpec) { s.Params[1].Low, s.Params[1].High = 1, 1 }, `"U.t": Low 1 >= High 1`},
+		{func(s *HetGPSSpec) { s.Params[1].Low, s.Params[1].High, s.Params[1].Init = 0.3, 6, 6 }, `"U.t": Init 6 outside`},
+		{func(s *HetGPSSpec) { s.Params[0].Low, s.Params[0].High, s.Params[0].Init = 0.3, 6, 0 }, `"T.t": Init 0 outside`},
+		{func(s *HetGPSSpec) { s.Params[0].Init = math.NaN() }, `"T.t"`},
+		{func(s *HetGPSSpec) { s.ThetaLR = -1 }, "ThetaLR"},
+		{func(s *HetGPSSpec) { s.GradEpisodes = -1 }, "GradEpisodes"},
+		{func(s *HetGPSSpec) { s.Schedule = 7 }, "Schedule"},
+		{func(s *HetGPSSpec) { s.AgentIters = -1 }, "AgentIters"},
+		{func(s *HetGPSSpec) { s.Run.Env.U = "min" }, `"U.t"`},
+		{func(s *HetGPSSpec) { s.Run.Env.T = "powersum(1)"; s.Params[0].Init = -1 }, "initial θ"},
+		{func(s *HetGPSSpec) {
+			s.Run.Maker = func(b int) (simulate.Env, error) {
+				e, err := s.Run.Env.New(b)
+				return struct{ simulate.Env }{e}, err
+			}
+		}, "no return gradient"},
+	} {
+		s := hetgpsMatrix(1, 1)
+		c.edit(&s)
+		_, err := HetGPS(s, Options{})
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("want an ErrConfig naming %s, got %v", c.want, err)
+		}
+		if err2 := s.Check(); err2 == nil || err2.Error() != err.Error() {
+			t.Errorf("Check: %v, HetGPS: %v", err2, err)
+		}
+	}
+}
+
+// TestHetGPSSquashGradient checks the gradient with respect to the raw
+// values of bounded parameters, through the squash, against central
+// finite differences of the gain at fixed policies and seed.
+func TestHetGPSSquashGradient(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		spec HetGPSSpec
+	}{
+		{"powersum", func() HetGPSSpec {
+			s := hetgpsMatrix(3, 3)
+			s.Run.Env.U, s.Run.Env.T = "powersum(1)", "powersum(1)"
+			s.Params = []ThetaParam{{Name: "T.t", Init: 2.5, Low: 0.3, High: 6}, {Name: "U.t", Init: 0.7, Low: 0.3, High: 6}}
+			return s
+		}()},
+		{"softmax bounded and not", func() HetGPSSpec {
+			s := hetgpsMatrix(4, 3)
+			s.Params = []ThetaParam{{Name: "T.t", Init: 1.5, Low: -4, High: 4}, {Name: "U.t", Init: -0.5}}
+			return s
+		}()},
+	} {
+		h, err := newHetGPS(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 3; k++ { // trained policies: the gain is not flat
+			if _, err := h.iterate(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, grad, rawGrad, err := h.rawGradient(99)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := append([]float64(nil), h.raw...)
+		gainAt := func(r []float64) float64 {
+			copy(h.raw, r)
+			if err := h.setTheta(); err != nil {
+				t.Fatal(err)
+			}
+			g, _, err := h.gainGradient(99)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g
+		}
+		for j, p := range c.spec.Params {
+			const eps = 1e-5
+			rp, rm := append([]float64(nil), raw...), append([]float64(nil), raw...)
+			rp[j] += eps
+			rm[j] -= eps
+			fd := (gainAt(rp) - gainAt(rm)) / (2 * eps)
+			if math.Abs(fd-rawGrad[j]) > 1e-6*math.Max(1, math.Abs(fd)) {
+				t.Errorf("%s: ∂gain/∂ρ(%s) = %v, finite differences %v", c.name, p.Name, rawGrad[j], fd)
+			}
+			if math.Abs(rawGrad[j]) < 1e-8 {
+				t.Errorf("%s: ∂gain/∂ρ(%s) = %v: the check is vacuous", c.name, p.Name, rawGrad[j])
+			}
+			if want := grad[j] * p.slope(raw[j]); rawGrad[j] != want {
+				t.Errorf("%s: raw gradient %v, θ gradient × slope %v", c.name, rawGrad[j], want)
+			}
+		}
+		copy(h.raw, raw)
+		// The squash maps raw values into (Low, High) and back.
+		for _, p := range c.spec.Params {
+			for _, r := range []float64{-3, -0.2, 0, 1.1, 4} {
+				v := p.value(r)
+				if p.Bounded() && !(v > p.Low && v < p.High) {
+					t.Errorf("%s: %s(ρ=%v) = %v outside (%v, %v)", c.name, p.Name, r, v, p.Low, p.High)
+				}
+				if back := p.raw(v); math.Abs(back-r) > 1e-9 {
+					t.Errorf("%s: %s: ρ %v → θ %v → ρ %v", c.name, p.Name, r, v, back)
+				}
+			}
+		}
+	}
+}
+
+// hetgpsSameRows compares logs without the wall-time columns.
+func hetgpsSameRows(t *testing.T, what string, a, b []HetGPSStats) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("%s: %d and %d rows", what, len(a), len(b))
+	}
+	for k := range a {
+		x, y := a[k], b[k]
+		x.Seconds, x.FPS, y.Seconds, y.FPS = 0, 0, 0, 0
+		if strings.Join(x.row(), ",") != strings.Join(y.row(), ",") {
+			t.Fatalf("%s: row %d differs:\n%v\n%v", what, k, x.row(), y.row())
+		}
+	}
+}
+
+func TestHetGPSDeterministic(t *testing.T) {
+	s := hetgpsSmallCapture(5, 3)
+	a, err := HetGPS(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := HetGPS(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hetgpsSameRows(t, "two runs", a.Log, b.Log)
+	if !reflect.DeepEqual(a.Theta, b.Theta) {
+		t.Errorf("final θ %v and %v", a.Theta, b.Theta)
+	}
+	if reflect.DeepEqual(a.Theta, []float64{1, 1}) {
+		t.Error("θ did not move")
+	}
+	s.Run.Team.Seed = 6
+	c, err := HetGPS(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(a.Theta, c.Theta) {
+		t.Error("another seed gives the same θ")
+	}
+}
+
+// TestHetGPSResume stops runs after k iterations and resumes them: the
+// logs and θ are those of an uninterrupted run, for both schedules and
+// both optimisers.
+func TestHetGPSResume(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*HetGPSSpec)
+		stop int
+	}{
+		{"concurrent adam", func(*HetGPSSpec) {}, 3},
+		{"alternated sgd", func(s *HetGPSSpec) { s.Schedule, s.AgentIters, s.EnvIters, s.SGD = Alternated, 2, 2, true }, 3},
+	} {
+		s := hetgpsMatrix(2, 8)
+		c.edit(&s)
+		full, err := HetGPS(s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), "run")
+		n := 0
+		part, err := HetGPS(s, Options{Dir: dir, CheckpointEvery: 2, Stop: func() bool { n++; return n > c.stop }})
+		if !errors.Is(err, ErrStopped) || len(part.Log) != c.stop {
+			t.Fatalf("%s: stopped run: %v after %d rows", c.name, err, len(part.Log))
+		}
+		res, err := HetGPS(s, Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ResumedAt != c.stop {
+			t.Errorf("%s: resumed at %d, want %d", c.name, res.ResumedAt, c.stop)
+		}
+		hetgpsSameRows(t, c.name, full.Log, res.Log)
+		onDisk, names, err := ReadHetGPSLog(dir)
+		if err != nil || !reflect.DeepEqual(names, res.Names) {
+			t.Fatalf("%s: ReadHetGPSLog: names %v, %v", c.name, names, err)
+		}
+		hetgpsSameRows(t, c.name+" (log.csv)", full.Log, onDisk)
+		if !reflect.DeepEqual(full.Theta, res.Theta) {
+			t.Errorf("%s: θ %v resumed, %v uninterrupted", c.name, res.Theta, full.Theta)
+		}
+		for _, tm := range []*Team{res.Pair.Het(), res.Pair.Hom()} {
+			got := tm.EnvParams()
+			for j, name := range res.Names {
+				if v, _ := got.Get(name); v != full.Theta[j] {
+					t.Errorf("%s: the teams' environments have %v, θ is %v", c.name, got, full.Theta)
+				}
+			}
+		}
+		// Extending the run continues from the end.
+		s.Run.Iterations = 10
+		more, err := HetGPS(s, Options{Dir: dir})
+		if err != nil || more.ResumedAt != 8 || len(more.Log) != 10 {
+			t.Errorf("%s: extended run: %v, resumed at %d with %d rows", c.name, err, more.ResumedAt, len(more.Log))
+		}
+		// Another search in the same directory is refused.
+		s.ThetaLR = 0.5
+		if _, err := HetGPS(s, Options{Dir: dir}); !errors.Is(err, ErrCheckpoint) {
+			t.Errorf("%s: another spec in the directory: %v", c.name, err)
+		}
+	}
+}
+
+// TestHetGPSMatrixAscent is the paper's result in the matrix game: the
+// search makes T Schur-convex (τ_T rises) and U Schur-concave (τ_U falls)
+// and the gain rises. From exactly τ = 0 the game is a saddle of the
+// search (the reward is constant there, so neither the agents nor θ get a
+// signal), and which way it leaves depends on the seed: about half the
+// seeds end in the region of no gain, where the gain and its gradient
+// vanish (see reproduce's "softmax" experiment). This seed leaves it the
+// theory's way.
+func TestHetGPSMatrixAscent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for several seconds")
+	}
+	res, err := HetGPS(hetgpsMatrix(1, 45), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := res.Log[len(res.Log)-1]
+	tT, tU := last.Theta[0], last.Theta[1]
+	t.Logf("θ = (τ_T %.3f, τ_U %.3f), gain %.3f (evaluated %.3f)", tT, tU, last.GradGain, last.EvalGain)
+	if tT < 1 || tU > -1 {
+		t.Errorf("τ_T = %v, τ_U = %v: want τ_T > 1 and τ_U < -1", tT, tU)
+	}
+	if last.GradGain < 0.2 || last.EvalGain < 0.2 {
+		t.Errorf("final gain %v (evaluated %v), want > 0.2", last.GradGain, last.EvalGain)
+	}
+}
+
+// TestHetGPSDescent minimises the gain: from τ = 0 the search never lets
+// a positive gain appear, and the evaluated gain ends near 0, the least
+// gain a reward can have (a heterogeneous team can always do what a
+// homogeneous one does). On the way the measured gain may dip below 0
+// while the homogeneous team learns the reward the descent makes (all on
+// one task) faster than the heterogeneous one.
+func TestHetGPSDescent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for several seconds")
+	}
+	s := hetgpsMatrix(3, 30)
+	s.Descent = true
+	res, err := HetGPS(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range res.Log {
+		if row.GradGain > 0.05 || row.EvalGain > 0.05 {
+			t.Errorf("iteration %d: gain %v (evaluated %v) at θ %v", row.Iteration, row.GradGain, row.EvalGain, row.Theta)
+		}
+	}
+	last := res.Log[len(res.Log)-1]
+	if math.Abs(last.EvalGain) > 0.05 {
+		t.Errorf("final evaluated gain %v at θ %v", last.EvalGain, last.Theta)
+	}
+	t.Logf("final θ %v, gain %v (evaluated %v)", res.Theta, last.GradGain, last.EvalGain)
+}
+
+// benchmarkIterations times iterations of a paired run and of HetGPS
+// with an environment step at every iteration, on the same environment.
+func hetgpsBenchPair(b *testing.B, s HetGPSSpec) {
+	s.Run.Iterations = 1 << 30
+	p, err := NewPair(s.Run)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Iterate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func hetgpsBenchHetGPS(b *testing.B, s HetGPSSpec) {
+	s.Run.Iterations = 1 << 30
+	h, err := newHetGPS(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := h.iterate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// hetgpsBenchSpecs are the settings of the cost benchmarks: the matrix game and
+// Multi-goal-capture with the default team configuration, evaluations
+// switched off, θ = (T.t, U.t) and the default GradEpisodes.
+func hetgpsBenchSpecs() map[string]HetGPSSpec {
+	m := HetGPSSpec{Run: RunSpec{Env: EnvSpec{Name: "matrix", U: "softmax(0)", T: "softmax(0)"}, Team: Config{Seed: 1},
+		EvalEvery: 1 << 30}, Params: []ThetaParam{{Name: "T.t"}, {Name: "U.t"}}}
+	c := m
+	c.Run.Env.Name = "capture"
+	return map[string]HetGPSSpec{"matrix": m, "capture": c}
+}
+
+func BenchmarkPairIteration(b *testing.B) {
+	for _, name := range []string{"matrix", "capture"} {
+		b.Run(name, func(b *testing.B) { hetgpsBenchPair(b, hetgpsBenchSpecs()[name]) })
+	}
+}
+
+func BenchmarkHetGPSIteration(b *testing.B) {
+	for _, name := range []string{"matrix", "capture"} {
+		b.Run(name, func(b *testing.B) { hetgpsBenchHetGPS(b, hetgpsBenchSpecs()[name]) })
+	}
+}

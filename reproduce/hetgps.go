@@ -1,0 +1,885 @@
+package reproduce
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"github.com/hetgain/hetgain/figures"
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/simulate"
+	"github.com/hetgain/hetgain/tables"
+)
+
+// HetGPSSetting is one environment of a HetGPS experiment, searched once
+// per seed.
+type HetGPSSetting struct {
+	// Label names the setting in tables, figures and directories
+	// ("matrix2", "matrix4", "capture").
+	Label string
+	// Spec is the search. Seed k = 1, ..., Seeds runs with
+	// Spec.Run.Team.Seed + k. Its Params are T.t then U.t.
+	Spec learn.HetGPSSpec
+	// Scale is the return of an episode whose team reward R(A) is 1 at
+	// every step (1 for the matrix game, 10 for Multi-goal-capture): the
+	// unit of the thresholds of HetGPSOutcome.
+	Scale float64
+}
+
+// HetGPSExperiment is a HetGPS reproduction: settings × seeds, all
+// searching (τ_T, τ_U) = (T.t, U.t) of parametrised aggregators.
+type HetGPSExperiment struct {
+	// Name is "softmax", "powersum", "adverse" or "descent" for the
+	// presets.
+	Name     string
+	Settings []HetGPSSetting
+	// Seeds is the number of seeds per setting (default 1).
+	Seeds int
+	// Family is the aggregator family ("softmax" or "powersum") and
+	// Boundary the parameter at which it turns from Schur-concave to
+	// Schur-convex (0 for softmax, 1 for power-sum): the reference line
+	// of the figures.
+	Family   string
+	Boundary float64
+	// Expect says what the paper and the theory say.
+	Expect string
+}
+
+// HetGPSNames lists the preset experiments.
+var HetGPSNames = []string{"softmax", "powersum", "adverse", "descent"}
+
+// Settings of the presets.
+const (
+	hetgpsMatrixIterations  = 400
+	hetgpsCaptureIterations = 150
+)
+
+// hetgpsMatrix returns the continuous matrix game with N = M = n for
+// HetGPS: learn's defaults with hidden layers of 32 units, the gain and
+// its gradient on 256 episodes, an evaluation every 10 iterations.
+func hetgpsMatrix(n int, u, t string, params []learn.ThetaParam) HetGPSSetting {
+	return HetGPSSetting{
+		Label: "matrix" + strconv.Itoa(n),
+		Spec: learn.HetGPSSpec{
+			Run: learn.RunSpec{Env: learn.EnvSpec{Name: "matrix", Agents: n, Tasks: n, U: u, T: t},
+				Team: learn.Config{Hidden: []int{32, 32}}, Iterations: hetgpsMatrixIterations, EvalEvery: 10, EvalEpisodes: 4},
+			Params:       params,
+			ThetaLR:      0.05,
+			GradEpisodes: 256,
+		},
+		Scale: 1,
+	}
+}
+
+// hetgpsCapture returns Multi-goal-capture with N = M = 2 for HetGPS:
+// the team settings of Capture (6400 frames per iteration), the gain and
+// its gradient on 32 episodes, an evaluation every 10 iterations.
+func hetgpsCapture(u, t string, params []learn.ThetaParam) HetGPSSetting {
+	return HetGPSSetting{
+		Label: "capture",
+		Spec: learn.HetGPSSpec{
+			Run: learn.RunSpec{Env: learn.EnvSpec{Name: "capture", Agents: 2, Tasks: 2, U: u, T: t},
+				Team:       learn.Config{Envs: 32, FramesPerIter: 6400, Minibatch: 1600},
+				Iterations: hetgpsCaptureIterations, EvalEvery: 10, EvalEpisodes: 32},
+			Params:       params,
+			ThetaLR:      0.05,
+			GradEpisodes: 32,
+		},
+		Scale: float64(simulate.CaptureLength) / 10,
+	}
+}
+
+// HetGPSExperiments returns the preset experiments, in the order of
+// HetGPSNames:
+//
+//   - softmax: softmax U and T from τ_T = τ_U = 0 (both the mean), in the
+//     matrix game with N = M = 2 and 4 and in Multi-goal-capture (the
+//     paper's Figure 5a);
+//   - powersum: power-sum U and T from 1 (the sum), bounded to [0.3, 6]
+//     by the squash (Figure 5b), matrix N = M = 2 and Multi-goal-capture;
+//   - adverse: softmax from τ_T = −5, τ_U = 5, the opposite of the
+//     optimum (the paper's appendix on adverse initialisations);
+//   - descent: softmax from τ_T = 5, τ_U = −5 minimising the gain.
+//
+// Each runs 3 seeds, with Adam at learning rate 0.05 on θ and the
+// concurrent schedule (θ steps at every iteration): 400 iterations of
+// 1600 frames in the matrix game, 150 of 6400 in Multi-goal-capture.
+func HetGPSExperiments() []HetGPSExperiment {
+	// The operators start at θ's initial values, so that the
+	// environment's description says where the search starts.
+	op := func(family string, v float64) string { return family + "(" + strconv.FormatFloat(v, 'g', -1, 64) + ")" }
+	free := func(t, u float64) (string, string, []learn.ThetaParam) {
+		return op("softmax", u), op("softmax", t), []learn.ThetaParam{{Name: "T.t", Init: t}, {Name: "U.t", Init: u}}
+	}
+	bounded := func() (string, string, []learn.ThetaParam) {
+		return op("powersum", 1), op("powersum", 1),
+			[]learn.ThetaParam{{Name: "T.t", Init: 1, Low: 0.3, High: 6}, {Name: "U.t", Init: 1, Low: 0.3, High: 6}}
+	}
+	matrix := func(n int) func(u, t string, p []learn.ThetaParam) HetGPSSetting {
+		return func(u, t string, p []learn.ThetaParam) HetGPSSetting { return hetgpsMatrix(n, u, t, p) }
+	}
+	exps := []HetGPSExperiment{
+		{Name: "softmax", Family: "softmax", Boundary: 0,
+			Settings: []HetGPSSetting{matrix(2)(free(0, 0)), matrix(4)(free(0, 0)), hetgpsCapture(free(0, 0))},
+			Expect:   "τ_T rises (T Schur-convex) and τ_U falls (U Schur-concave) and the gain rises"},
+		{Name: "powersum", Family: "powersum", Boundary: 1,
+			Settings: []HetGPSSetting{matrix(2)(bounded()), hetgpsCapture(bounded())},
+			Expect:   "τ_T rises above 1 (T Schur-convex) and τ_U falls below 1 (U Schur-concave) and the gain rises"},
+		{Name: "adverse", Family: "softmax", Boundary: 0,
+			Settings: []HetGPSSetting{matrix(2)(free(-5, 5)), hetgpsCapture(free(-5, 5))},
+			Expect:   "from τ_T = −5, τ_U = 5, τ_T rises and τ_U falls past 0 (the paper: to about 23 and −17 in Multi-goal-capture)"},
+		{Name: "descent", Family: "softmax", Boundary: 0,
+			Settings: []HetGPSSetting{matrix(2)(free(5, -5)), hetgpsCapture(free(5, -5))},
+			Expect: "minimising from τ_T = 5, τ_U = −5: the gain falls from its peak to about 0 as the reward leaves " +
+				"the region the theory gives a gain (τ_T falls below 0, or τ_U rises above 0)"},
+	}
+	for k := range exps {
+		exps[k].Seeds = 3
+		for j := range exps[k].Settings {
+			exps[k].Settings[j].Spec.Descent = exps[k].Name == "descent"
+		}
+	}
+	return exps
+}
+
+// HetGPSLookup returns the preset experiment of a name, or an error
+// wrapping learn.ErrConfig.
+func HetGPSLookup(name string) (HetGPSExperiment, error) {
+	for _, e := range HetGPSExperiments() {
+		if e.Name == strings.ToLower(strings.TrimSpace(name)) {
+			return e, nil
+		}
+	}
+	return HetGPSExperiment{}, fmt.Errorf("reproduce: unknown HetGPS experiment %q (want %s): %w",
+		name, strings.Join(HetGPSNames, ", "), learn.ErrConfig)
+}
+
+// Only returns e with the settings of the given labels only, in e's
+// order, or an error wrapping learn.ErrConfig naming an unknown label.
+func (e HetGPSExperiment) Only(labels ...string) (HetGPSExperiment, error) {
+	keep := map[string]bool{}
+	for _, l := range labels {
+		if _, ok := e.setting(l); !ok {
+			return e, fmt.Errorf("reproduce: HetGPS experiment %q has no setting %q (it has %s): %w",
+				e.Name, l, strings.Join(e.Labels(), ", "), learn.ErrConfig)
+		}
+		keep[l] = true
+	}
+	out := e
+	out.Settings = nil
+	for _, s := range e.Settings {
+		if keep[s.Label] {
+			out.Settings = append(out.Settings, s)
+		}
+	}
+	return out, nil
+}
+
+// Labels returns the labels of the settings.
+func (e HetGPSExperiment) Labels() []string {
+	l := make([]string, len(e.Settings))
+	for k, s := range e.Settings {
+		l[k] = s.Label
+	}
+	return l
+}
+
+// WithIterations returns e with every setting run for n iterations.
+func (e HetGPSExperiment) WithIterations(n int) HetGPSExperiment {
+	e.Settings = append([]HetGPSSetting(nil), e.Settings...)
+	for k := range e.Settings {
+		e.Settings[k].Spec.Run.Iterations = n
+	}
+	return e
+}
+
+func (e HetGPSExperiment) setting(label string) (HetGPSSetting, bool) {
+	for _, s := range e.Settings {
+		if s.Label == label {
+			return s, true
+		}
+	}
+	return HetGPSSetting{}, false
+}
+
+func (e HetGPSExperiment) withDefaults() HetGPSExperiment {
+	if e.Seeds == 0 {
+		e.Seeds = 1
+	}
+	for k := range e.Settings {
+		if e.Settings[k].Scale == 0 {
+			e.Settings[k].Scale = 1
+		}
+	}
+	return e
+}
+
+func (e HetGPSExperiment) check() error {
+	bad := func(format string, a ...interface{}) error {
+		return fmt.Errorf("reproduce: HetGPS experiment %q: %s: %w", e.Name, fmt.Sprintf(format, a...), learn.ErrConfig)
+	}
+	if len(e.Settings) == 0 {
+		return bad("no settings")
+	}
+	if e.Seeds < 1 {
+		return bad("Seeds %d, want >= 1", e.Seeds)
+	}
+	seen := map[string]bool{}
+	for _, s := range e.Settings {
+		if !hetgpsSafeName(s.Label) || seen[s.Label] {
+			return bad("setting label %q: want distinct labels of letters, digits, '-' and '_'", s.Label)
+		}
+		seen[s.Label] = true
+		if s.Spec.Run.Iterations < 1 {
+			return bad("setting %s: %d iterations", s.Label, s.Spec.Run.Iterations)
+		}
+		if err := s.Spec.Check(); err != nil {
+			return fmt.Errorf("reproduce: HetGPS experiment %q, setting %s: %w", e.Name, s.Label, err)
+		}
+	}
+	return nil
+}
+
+// hetgpsCell is one run of an experiment: a setting and a seed.
+type hetgpsCell struct {
+	setting HetGPSSetting
+	seed    int
+	name    string // "<setting>/seed<k>"
+	dir     string
+	spec    learn.HetGPSSpec
+}
+
+func (e HetGPSExperiment) cells(dir string) []hetgpsCell {
+	var out []hetgpsCell
+	for _, s := range e.Settings {
+		for k := 1; k <= e.Seeds; k++ {
+			spec := s.Spec
+			spec.Params = append([]learn.ThetaParam(nil), spec.Params...)
+			spec.Run.Team.Hidden = append([]int(nil), spec.Run.Team.Hidden...)
+			spec.Run.Team.Seed += int64(k)
+			c := hetgpsCell{setting: s, seed: k, name: s.Label + "/seed" + strconv.Itoa(k), spec: spec}
+			if dir != "" {
+				c.dir = filepath.Join(dir, s.Label, "seed"+strconv.Itoa(k))
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// HetGPSOptions control RunHetGPS.
+type HetGPSOptions struct {
+	// Dir is the experiment's directory; seed k of a setting runs in
+	// Dir/<setting>/seed<k>. Empty: nothing is written.
+	Dir string
+	// Jobs is the number of runs at once (default 1: a run already trains
+	// its two teams on two goroutines). The results do not depend on it.
+	Jobs int
+	// Stop, if not nil, is polled between iterations; when it returns
+	// true the running runs checkpoint and stop and no other starts.
+	Stop func() bool
+	// Progress, if not nil, is called after every iteration of a run and
+	// when a run is finished (never by two goroutines at once).
+	Progress func(HetGPSProgress)
+}
+
+// HetGPSProgress reports the state of a HetGPS reproduction.
+type HetGPSProgress struct {
+	// Run is "<setting>/seed<k>"; Done the finished runs and Total all.
+	Run         string
+	Done, Total int
+	// Iteration of Iterations is the run's iteration just done.
+	Iteration, Iterations int
+	// FPS is the frames of both teams per second of the iteration; Names
+	// and Theta the parameters after it; Gain the gain measured with the
+	// gradient (NaN if θ did not step).
+	FPS   float64
+	Names []string
+	Theta []float64
+	Gain  float64
+}
+
+// HetGPSRun is one finished run.
+type HetGPSRun struct {
+	Setting string
+	Seed    int
+	Names   []string
+	// Log has one row per iteration.
+	Log []learn.HetGPSStats
+	// Init is θ at the start; Seconds the wall time over all iterations.
+	Init    []float64
+	Seconds float64
+}
+
+// Name returns "<setting>/seed<k>".
+func (r HetGPSRun) Name() string { return r.Setting + "/seed" + strconv.Itoa(r.Seed) }
+
+// HetGPSResults are the finished runs of a HetGPS experiment.
+type HetGPSResults struct {
+	Experiment HetGPSExperiment
+	// Runs are in the order setting, seed.
+	Runs []HetGPSRun
+}
+
+func newHetGPSRun(c hetgpsCell, log []learn.HetGPSStats, names []string) HetGPSRun {
+	if n := c.spec.Run.Iterations; len(log) > n {
+		log = log[:n]
+	}
+	r := HetGPSRun{Setting: c.setting.Label, Seed: c.seed, Names: names, Log: log}
+	for _, p := range c.spec.Params {
+		r.Init = append(r.Init, p.Init)
+	}
+	for _, row := range log {
+		r.Seconds += row.Seconds
+	}
+	return r
+}
+
+// RunHetGPS runs the preset experiment name (see HetGPSExperiments).
+func RunHetGPS(name string, opt HetGPSOptions) (*HetGPSResults, error) {
+	e, err := HetGPSLookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return RunHetGPSExperiment(e, opt)
+}
+
+// RunHetGPSExperiment runs every run of e that is not finished in
+// opt.Dir and returns all finished runs. Finished runs are read back, not
+// rerun; an interrupted one resumes from its checkpoint with the numbers
+// of an uninterrupted run. When opt.Stop stops it, it returns the runs
+// finished so far with an error wrapping learn.ErrStopped.
+func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults, error) {
+	e = e.withDefaults()
+	if err := e.check(); err != nil {
+		return nil, err
+	}
+	cells := e.cells(opt.Dir)
+	jobs := opt.Jobs
+	if jobs < 1 {
+		jobs = 1
+	}
+	var (
+		mu       sync.Mutex
+		finished = make([]*HetGPSRun, len(cells))
+		done     int
+		stopped  bool
+		firstErr error
+		failedAt string
+		next     int
+	)
+	stop := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped && opt.Stop != nil && opt.Stop() {
+			stopped = true
+		}
+		return stopped || firstErr != nil
+	}
+	take := func() (int, bool) {
+		if stop() {
+			return 0, false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if next >= len(cells) {
+			return 0, false
+		}
+		next++
+		return next - 1, true
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < jobs && w < len(cells); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i, ok := take()
+				if !ok {
+					return
+				}
+				c := cells[i]
+				its := c.spec.Run.Iterations
+				res, err := learn.HetGPSWithProgress(c.spec, learn.Options{Dir: c.dir, Stop: stop}, func(s learn.HetGPSStats) {
+					if opt.Progress == nil {
+						return
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					opt.Progress(HetGPSProgress{Run: c.name, Done: done, Total: len(cells), Iteration: s.Iteration,
+						Iterations: its, FPS: s.FPS, Names: c.spec.Names(), Theta: s.Theta, Gain: s.GradGain})
+				})
+				mu.Lock()
+				switch {
+				case err == nil:
+					run := newHetGPSRun(c, res.Log, res.Names)
+					finished[i] = &run
+					done++
+					if opt.Progress != nil {
+						p := HetGPSProgress{Run: c.name, Done: done, Total: len(cells), Iteration: its, Iterations: its,
+							Names: res.Names, Theta: res.Theta, Gain: math.NaN()}
+						if n := len(res.Log); n > 0 {
+							p.Gain = res.Log[n-1].GradGain
+						}
+						opt.Progress(p)
+					}
+				case errors.Is(err, learn.ErrStopped):
+					stopped = true
+				case firstErr == nil:
+					firstErr, failedAt = err, c.name
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	res := &HetGPSResults{Experiment: e}
+	for _, r := range finished {
+		if r != nil {
+			res.Runs = append(res.Runs, *r)
+		}
+	}
+	switch {
+	case firstErr != nil:
+		return res, fmt.Errorf("reproduce: HetGPS %s, run %s: %w", e.Name, failedAt, firstErr)
+	case len(res.Runs) < len(cells):
+		return res, fmt.Errorf("reproduce: HetGPS %s stopped with %d of %d runs finished: %w",
+			e.Name, len(res.Runs), len(cells), learn.ErrStopped)
+	}
+	return res, nil
+}
+
+// LoadHetGPS reads the finished runs of e in dir back, without running
+// anything (for notebooks). Unfinished runs are left out.
+func LoadHetGPS(e HetGPSExperiment, dir string) (*HetGPSResults, error) {
+	e = e.withDefaults()
+	if err := e.check(); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("reproduce: %w", err)
+	}
+	res := &HetGPSResults{Experiment: e}
+	for _, c := range e.cells(dir) {
+		log, names, err := learn.ReadHetGPSLog(c.dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(log) < c.spec.Run.Iterations {
+			continue
+		}
+		res.Runs = append(res.Runs, newHetGPSRun(c, log, names))
+	}
+	return res, nil
+}
+
+// hetgpsSeries returns, per iteration, the values of f over the runs of
+// a setting: the mean and standard deviation over runs at the iterations
+// where every run has a finite value.
+func (r *HetGPSResults) hetgpsSeries(setting string, f func(learn.HetGPSStats) float64) (x, m, s []float64) {
+	var runs []HetGPSRun
+	for _, run := range r.Runs {
+		if run.Setting == setting {
+			runs = append(runs, run)
+		}
+	}
+	if len(runs) == 0 {
+		return nil, nil, nil
+	}
+	n := len(runs[0].Log)
+	for _, run := range runs {
+		if len(run.Log) < n {
+			n = len(run.Log)
+		}
+	}
+	vals := make([]float64, len(runs))
+	for it := 0; it < n; it++ {
+		ok := true
+		for k, run := range runs {
+			vals[k] = f(run.Log[it])
+			ok = ok && !math.IsNaN(vals[k]) && !math.IsInf(vals[k], 0)
+		}
+		if !ok {
+			continue
+		}
+		mu, sd := hetgpsMeanStd(vals)
+		x, m, s = append(x, float64(runs[0].Log[it].Iteration)), append(m, mu), append(s, sd)
+	}
+	return x, m, s
+}
+
+// hetgpsMeanStd returns the mean and the sample standard deviation (0 for
+// one value).
+func hetgpsMeanStd(v []float64) (float64, float64) {
+	m := 0.0
+	for _, x := range v {
+		m += x
+	}
+	m /= float64(len(v))
+	if len(v) < 2 {
+		return m, 0
+	}
+	s := 0.0
+	for _, x := range v {
+		s += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(s / float64(len(v)-1))
+}
+
+// hetgpsQuantity is a column of the trajectories: θ_name or the gain.
+type hetgpsQuantity struct {
+	column, title string
+	f             func(learn.HetGPSStats) float64
+}
+
+func (r *HetGPSResults) quantities() []hetgpsQuantity {
+	var q []hetgpsQuantity
+	for j, name := range []string{"T.t", "U.t"} {
+		j := j
+		q = append(q, hetgpsQuantity{"theta_" + name, "τ of " + name[:1] + " (" + name + ")",
+			func(s learn.HetGPSStats) float64 {
+				if j < len(s.Theta) {
+					return s.Theta[j]
+				}
+				return math.NaN()
+			}})
+	}
+	q = append(q, hetgpsQuantity{"gain", "gain ΔR (het − hom)", func(s learn.HetGPSStats) float64 { return s.GradGain }})
+	return q
+}
+
+// Trajectories returns one row per setting and iteration: θ (T.t, U.t)
+// and the gain measured with the gradient, each as the mean and standard
+// deviation over seeds (columns theta_T.t_mean, theta_T.t_std,
+// theta_U.t_mean, ..., gain_mean, gain_std), and the number of seeds.
+func (r *HetGPSResults) Trajectories() dataframe.DataFrame {
+	var setting []string
+	var iter, seeds []int
+	qs := r.quantities()
+	cols := make([][]float64, 2*len(qs))
+	for _, s := range r.Experiment.Settings {
+		n := 0
+		for _, run := range r.Runs {
+			if run.Setting == s.Label {
+				n++
+			}
+		}
+		type point struct{ m, sd float64 }
+		byQ := make([]map[float64]point, len(qs))
+		var its []float64
+		for k, q := range qs {
+			x, m, sd := r.hetgpsSeries(s.Label, q.f)
+			byQ[k] = map[float64]point{}
+			for p := range x {
+				byQ[k][x[p]] = point{m[p], sd[p]}
+			}
+			if k == 0 {
+				its = x // θ is known at every iteration
+			}
+		}
+		for _, it := range its {
+			setting, iter, seeds = append(setting, s.Label), append(iter, int(it)), append(seeds, n)
+			for k := range qs {
+				p, ok := byQ[k][it]
+				if !ok {
+					p = point{math.NaN(), math.NaN()}
+				}
+				cols[2*k], cols[2*k+1] = append(cols[2*k], p.m), append(cols[2*k+1], p.sd)
+			}
+		}
+	}
+	ss := []series.Series{series.New(setting, series.String, "setting"), series.New(iter, series.Int, "iteration")}
+	for k, q := range qs {
+		ss = append(ss, series.New(cols[2*k], series.Float, q.column+"_mean"), series.New(cols[2*k+1], series.Float, q.column+"_std"))
+	}
+	ss = append(ss, series.New(seeds, series.Int, "seeds"))
+	return dataframe.New(ss...)
+}
+
+// WriteCSV writes Trajectories to path at full precision.
+func (r *HetGPSResults) WriteCSV(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := tables.WriteCSV(f, r.Trajectories()); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Figure draws one setting: τ_T, τ_U and the gain against the iteration,
+// each the mean over seeds with a band of one standard deviation, the
+// family's Schur boundary as the reference line of the τ panels and 0 in
+// the gain's. It panics if the experiment has no such setting.
+func (r *HetGPSResults) Figure(setting string) *figures.Figure {
+	e := r.Experiment
+	s, ok := e.setting(setting)
+	if !ok {
+		panic(fmt.Sprintf("reproduce: HetGPS experiment %q has no setting %q", e.Name, setting))
+	}
+	n := 0
+	for _, run := range r.Runs {
+		if run.Setting == setting {
+			n++
+		}
+	}
+	var panels []figures.Panel
+	for k, q := range r.quantities() {
+		pn := figures.Panel{Title: q.title}
+		switch {
+		case k == 2:
+			pn.Reference = []float64{0}
+		case !math.IsNaN(e.Boundary) && !math.IsInf(e.Boundary, 0):
+			pn.Reference = []float64{e.Boundary}
+		}
+		x, m, sd := r.hetgpsSeries(setting, q.f)
+		if x == nil {
+			pn.Title += " (no data)"
+		} else {
+			b := figures.Band{Label: "mean ± std over seeds", X: x, Mean: m}
+			if n > 1 {
+				for p := range m {
+					b.Lo, b.Hi = append(b.Lo, m[p]-sd[p]), append(b.Hi, m[p]+sd[p])
+				}
+			}
+			pn.Bands = []figures.Band{b}
+		}
+		panels = append(panels, pn)
+	}
+	dir := "ascent"
+	if s.Spec.Descent {
+		dir = "descent"
+	}
+	title := "HetGPS " + dir
+	if e.Name != "" && e.Name != "hetgps" && e.Name != dir {
+		title += " (" + e.Name + ")"
+	}
+	title += fmt.Sprintf(", %s: %s, %d seeds", setting, s.Spec.Run.Env.String(), n)
+	return figures.BandPanels(title, "iteration", "", 3, false, panels...)
+}
+
+// hetgpsGainTolerance is the change of the gain, as a fraction of the
+// return scale, that HetGPSOutcome counts (the PositiveTolerance of the
+// tables).
+const hetgpsGainTolerance = 0.02
+
+// HetGPSOutcome says where one run went.
+type HetGPSOutcome struct {
+	Setting string
+	Seed    int
+	// ThetaStart and ThetaEnd are (τ_T, τ_U) at the start and after the
+	// last iteration.
+	ThetaStart, ThetaEnd [2]float64
+	// GainStart and GainEnd are the gain measured with the gradient,
+	// averaged over the first and the last tenth of the iterations (at
+	// least one), and GainPeak the largest such average over any tenth.
+	GainStart, GainEnd, GainPeak float64
+	// TRose and UFell report whether τ_T ended above its start and τ_U
+	// below, by more than 0.1 (the opposite for TFell and URose).
+	TRose, UFell, TFell, URose bool
+	// GainRose reports whether the gain ended above 0.02·Scale and higher
+	// than it started by more than that; GainNearZero whether it ended
+	// within 0.02·Scale of 0.
+	GainRose, GainNearZero bool
+	// InGainRegion reports whether θ ended where the theory gives a gain:
+	// τ_T above the family's Schur boundary (T Schur-convex) and τ_U below
+	// it (U Schur-concave).
+	InGainRegion bool
+	// AsExpected: for an ascent, τ_T rose, τ_U fell, θ ended in the region
+	// of a gain and the gain rose; for a descent, the gain ended near 0,
+	// below its peak by more than 0.02·Scale, with θ outside that region.
+	AsExpected bool
+}
+
+// Outcomes returns the outcome of every run, in the order of Runs.
+func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
+	var out []HetGPSOutcome
+	for _, run := range r.Runs {
+		s, _ := r.Experiment.setting(run.Setting)
+		if len(run.Log) == 0 || len(run.Init) < 2 {
+			continue
+		}
+		o := HetGPSOutcome{Setting: run.Setting, Seed: run.Seed}
+		copy(o.ThetaStart[:], run.Init)
+		copy(o.ThetaEnd[:], run.Log[len(run.Log)-1].Theta)
+		w := len(run.Log) / 10
+		if w < 1 {
+			w = 1
+		}
+		avg := func(rows []learn.HetGPSStats) float64 {
+			sum, n := 0.0, 0
+			for _, row := range rows {
+				if !math.IsNaN(row.GradGain) {
+					sum, n = sum+row.GradGain, n+1
+				}
+			}
+			if n == 0 {
+				return math.NaN()
+			}
+			return sum / float64(n)
+		}
+		o.GainStart, o.GainEnd = avg(run.Log[:w]), avg(run.Log[len(run.Log)-w:])
+		o.GainPeak = math.Inf(-1)
+		for k := 0; k+w <= len(run.Log); k++ {
+			if g := avg(run.Log[k : k+w]); g > o.GainPeak {
+				o.GainPeak = g
+			}
+		}
+		const dTheta, dGain = 0.1, hetgpsGainTolerance
+		o.TRose, o.TFell = o.ThetaEnd[0] > o.ThetaStart[0]+dTheta, o.ThetaEnd[0] < o.ThetaStart[0]-dTheta
+		o.UFell, o.URose = o.ThetaEnd[1] < o.ThetaStart[1]-dTheta, o.ThetaEnd[1] > o.ThetaStart[1]+dTheta
+		o.GainRose = o.GainEnd > o.GainStart+dGain*s.Scale && o.GainEnd > dGain*s.Scale
+		o.GainNearZero = math.Abs(o.GainEnd) < dGain*s.Scale
+		b := r.Experiment.Boundary
+		o.InGainRegion = o.ThetaEnd[0] > b && o.ThetaEnd[1] < b
+		if s.Spec.Descent {
+			o.AsExpected = o.GainNearZero && o.GainPeak > o.GainEnd+dGain*s.Scale && !o.InGainRegion
+		} else {
+			o.AsExpected = o.TRose && o.UFell && o.InGainRegion && o.GainRose
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// Summary describes the experiment and, for each run, whether τ_T rose
+// and τ_U fell (or the opposite for a descent) and what the gain did,
+// with the wall time of the runs.
+func (r *HetGPSResults) Summary() string {
+	e := r.Experiment
+	var b strings.Builder
+	fmt.Fprintf(&b, "HetGPS %s: %s U and T; expected: %s.\n", e.Name, e.Family, e.Expect)
+	yes := func(v bool) string {
+		if v {
+			return "yes"
+		}
+		return "no"
+	}
+	outcomes := r.Outcomes()
+	for _, s := range e.Settings {
+		secs, n, good := 0.0, 0, 0
+		for _, run := range r.Runs {
+			if run.Setting == s.Label {
+				secs += run.Seconds
+			}
+		}
+		var lines strings.Builder
+		for _, o := range outcomes {
+			if o.Setting != s.Label {
+				continue
+			}
+			n++
+			if o.AsExpected {
+				good++
+			}
+			if s.Spec.Descent {
+				fmt.Fprintf(&lines, "  seed %d: τ_T %.3g → %.3g (fell: %s), τ_U %.3g → %.3g (rose: %s), gain peak %.3g → %.3g (near 0: %s)\n",
+					o.Seed, o.ThetaStart[0], o.ThetaEnd[0], yes(o.TFell), o.ThetaStart[1], o.ThetaEnd[1], yes(o.URose),
+					o.GainPeak, o.GainEnd, yes(o.GainNearZero))
+			} else {
+				fmt.Fprintf(&lines, "  seed %d: τ_T %.3g → %.3g (rose: %s), τ_U %.3g → %.3g (fell: %s), τ_T > %g > τ_U at the end: %s, gain %.3g → %.3g (rose: %s)\n",
+					o.Seed, o.ThetaStart[0], o.ThetaEnd[0], yes(o.TRose), o.ThetaStart[1], o.ThetaEnd[1], yes(o.UFell),
+					e.Boundary, yes(o.InGainRegion), o.GainStart, o.GainEnd, yes(o.GainRose))
+			}
+		}
+		fmt.Fprintf(&b, "%s (%s, %d iterations, %s frames per team): %d of %d seeds as expected, %.0f s of training\n",
+			s.Label, s.Spec.Run.Env.String(), s.Spec.Run.Iterations, hetgpsCount(hetgpsFrames(r, s.Label)), good, n, secs)
+		b.WriteString(lines.String())
+	}
+	return b.String()
+}
+
+func hetgpsFrames(r *HetGPSResults, setting string) int64 {
+	var f int64
+	for _, run := range r.Runs {
+		if run.Setting == setting && len(run.Log) > 0 && run.Log[len(run.Log)-1].Frames > f {
+			f = run.Log[len(run.Log)-1].Frames
+		}
+	}
+	return f
+}
+
+// HetGPS file names written by Save.
+const (
+	HetGPSCSV     = "trajectories.csv"
+	HetGPSSummary = "summary.txt"
+	hetgpsPNG     = "hetgps-%s.png"
+)
+
+// Save writes to dir the trajectories (trajectories.csv), one figure per
+// setting with runs (hetgps-<setting>.png) and the summary (summary.txt),
+// and returns the paths written.
+func (r *HetGPSResults) Save(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var paths []string
+	p := filepath.Join(dir, HetGPSCSV)
+	if err := r.WriteCSV(p); err != nil {
+		return paths, err
+	}
+	paths = append(paths, p)
+	for _, s := range r.Experiment.Settings {
+		has := false
+		for _, run := range r.Runs {
+			has = has || run.Setting == s.Label
+		}
+		if !has {
+			continue
+		}
+		p := filepath.Join(dir, fmt.Sprintf(hetgpsPNG, s.Label))
+		if err := r.Figure(s.Label).Save(p); err != nil {
+			return paths, err
+		}
+		paths = append(paths, p)
+	}
+	p = filepath.Join(dir, HetGPSSummary)
+	if err := os.WriteFile(p, []byte(r.Summary()), 0o644); err != nil {
+		return paths, err
+	}
+	return append(paths, p), nil
+}
+
+// hetgpsSafeName reports whether s is a non-empty name of letters,
+// digits, '-' and '_'.
+func hetgpsSafeName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// hetgpsCount writes n with thousands separators, or in millions from
+// 10 million.
+func hetgpsCount(n int64) string {
+	if n >= 10_000_000 {
+		return fmt.Sprintf("%.3gM", float64(n)/1e6)
+	}
+	s := strconv.FormatInt(n, 10)
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}

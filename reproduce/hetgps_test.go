@@ -1,0 +1,222 @@
+package reproduce
+
+import (
+	"bytes"
+	"errors"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/tables"
+)
+
+// hetgpsTiny is the softmax preset cut down to the matrix game with
+// N = M = 2 and small networks and batches: a fraction of a second a run.
+func hetgpsTiny(seeds, iterations int) HetGPSExperiment {
+	e, err := HetGPSLookup("softmax")
+	if err != nil {
+		panic(err)
+	}
+	e, err = e.Only("matrix2", "matrix4")
+	if err != nil {
+		panic(err)
+	}
+	e.Seeds = seeds
+	e = e.WithIterations(iterations)
+	for k := range e.Settings {
+		sp := &e.Settings[k].Spec
+		sp.Run.Team = learn.Config{Hidden: []int{8}, Envs: 16, FramesPerIter: 64, Minibatch: 32, Epochs: 2}
+		sp.Run.EvalEvery, sp.GradEpisodes = 2, 8
+	}
+	return e
+}
+
+func TestHetGPSPresets(t *testing.T) {
+	exps := HetGPSExperiments()
+	if len(exps) != len(HetGPSNames) {
+		t.Fatalf("%d presets, %d names", len(exps), len(HetGPSNames))
+	}
+	for k, e := range exps {
+		if e.Name != HetGPSNames[k] || e.Seeds != 3 {
+			t.Errorf("preset %d: %s with %d seeds", k, e.Name, e.Seeds)
+		}
+		if err := e.check(); err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+		}
+		for _, s := range e.Settings {
+			p := s.Spec.Params
+			if len(p) != 2 || p[0].Name != "T.t" || p[1].Name != "U.t" {
+				t.Errorf("%s %s: params %v", e.Name, s.Label, p)
+			}
+			if s.Spec.Descent != (e.Name == "descent") {
+				t.Errorf("%s %s: Descent %v", e.Name, s.Label, s.Spec.Descent)
+			}
+			want := map[string][2]float64{"softmax": {0, 0}, "powersum": {1, 1}, "adverse": {-5, 5}, "descent": {5, -5}}[e.Name]
+			if p[0].Init != want[0] || p[1].Init != want[1] {
+				t.Errorf("%s %s: start (%v, %v), want %v", e.Name, s.Label, p[0].Init, p[1].Init, want)
+			}
+			if e.Name == "powersum" && (p[0].Low != 0.3 || p[0].High != 6 || p[1].Low != 0.3 || p[1].High != 6) {
+				t.Errorf("powersum %s: bounds %v", s.Label, p)
+			}
+		}
+	}
+	if got := exps[0].Labels(); !reflect.DeepEqual(got, []string{"matrix2", "matrix4", "capture"}) {
+		t.Errorf("softmax settings %v", got)
+	}
+	if _, err := HetGPSLookup("sideways"); !errors.Is(err, learn.ErrConfig) {
+		t.Errorf("unknown name: %v", err)
+	}
+	if _, err := exps[0].Only("matrix3"); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), "matrix3") {
+		t.Errorf("unknown setting: %v", err)
+	}
+	bad := hetgpsTiny(1, 2)
+	bad.Settings[0].Spec.Params[0].Name = "X.t"
+	if _, err := RunHetGPSExperiment(bad, HetGPSOptions{}); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), "X.t") {
+		t.Errorf("bad parameter: %v", err)
+	}
+}
+
+// TestHetGPSRunResumeLoad runs a tiny experiment, stops a second copy
+// halfway and continues it, and reads it back: all three agree, and the
+// files written are complete.
+func TestHetGPSRunResumeLoad(t *testing.T) {
+	e := hetgpsTiny(2, 6)
+	full, err := RunHetGPSExperiment(e, HetGPSOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Runs) != 4 {
+		t.Fatalf("%d runs, want 4", len(full.Runs))
+	}
+	dir := t.TempDir()
+	n := 0
+	part, err := RunHetGPSExperiment(e, HetGPSOptions{Dir: dir, Stop: func() bool { n++; return n > 15 }})
+	if !errors.Is(err, learn.ErrStopped) || len(part.Runs) >= 4 {
+		t.Fatalf("stopped: %v with %d runs", err, len(part.Runs))
+	}
+	var progress []HetGPSProgress
+	res, err := RunHetGPSExperiment(e, HetGPSOptions{Dir: dir, Jobs: 2, Progress: func(p HetGPSProgress) { progress = append(progress, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := progress[len(progress)-1]; last.Done != 4 || last.Total != 4 || len(last.Theta) != 2 {
+		t.Errorf("last progress %+v", last)
+	}
+	loaded, err := LoadHetGPS(e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv := func(r *HetGPSResults) string {
+		var b bytes.Buffer
+		if err := tables.WriteCSV(&b, r.Trajectories()); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	want := csv(full)
+	for name, r := range map[string]*HetGPSResults{"resumed": res, "loaded": loaded} {
+		if got := csv(r); got != want {
+			t.Errorf("%s trajectories differ:\n%s\nwant\n%s", name, got, want)
+		}
+		for k, run := range r.Runs {
+			if !reflect.DeepEqual(run.Log[len(run.Log)-1].Theta, full.Runs[k].Log[len(run.Log)-1].Theta) {
+				t.Errorf("%s %s: final θ differs", name, run.Name())
+			}
+		}
+	}
+	df := full.Trajectories()
+	if df.Nrow() != 12 || df.Ncol() != 9 {
+		t.Errorf("trajectories %d x %d, want 12 x 9:\n%v", df.Nrow(), df.Ncol(), df)
+	}
+	if got := df.Names(); !reflect.DeepEqual(got, []string{"setting", "iteration", "theta_T.t_mean", "theta_T.t_std",
+		"theta_U.t_mean", "theta_U.t_std", "gain_mean", "gain_std", "seeds"}) {
+		t.Errorf("columns %v", got)
+	}
+
+	paths, err := res.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPaths := []string{HetGPSCSV, "hetgps-matrix2.png", "hetgps-matrix4.png", HetGPSSummary}
+	for k, p := range paths {
+		if k >= len(wantPaths) || p != filepath.Join(dir, wantPaths[k]) {
+			t.Errorf("wrote %v, want %v", paths, wantPaths)
+			break
+		}
+		if strings.HasSuffix(p, ".png") {
+			f, err := os.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := png.Decode(f); err != nil {
+				t.Errorf("%s: %v", p, err)
+			}
+			f.Close()
+		}
+	}
+	sum := res.Summary()
+	for _, w := range []string{"HetGPS softmax", "matrix2 (matrix-cont N=2 M=2", "matrix4", "seed 1: τ_T 0 → ", "seed 2:", "(rose: "} {
+		if !strings.Contains(sum, w) {
+			t.Errorf("summary lacks %q:\n%s", w, sum)
+		}
+	}
+}
+
+// TestHetGPSOutcomes checks the verdicts on made-up logs.
+func TestHetGPSOutcomes(t *testing.T) {
+	e := hetgpsTiny(1, 10)
+	e.Settings = e.Settings[:1]
+	run := func(seed int, tEnd, uEnd, g0, g1 float64) HetGPSRun {
+		r := HetGPSRun{Setting: "matrix2", Seed: seed, Names: []string{"T.t", "U.t"}, Init: []float64{0, 0}}
+		for it := 1; it <= 10; it++ {
+			f := float64(it) / 10
+			r.Log = append(r.Log, learn.HetGPSStats{PairStats: learn.PairStats{Iteration: it},
+				Theta: []float64{f * tEnd, f * uEnd}, GradGain: g0 + (g1-g0)*(f-0.1)/0.9})
+		}
+		return r
+	}
+	res := &HetGPSResults{Experiment: e, Runs: []HetGPSRun{run(1, 2, -2, 0, 0.4), run(2, -0.5, -0.6, 0, 0), run(3, 2, 0.05, 0, 0.3)}}
+	o := res.Outcomes()
+	if len(o) != 3 {
+		t.Fatalf("%d outcomes", len(o))
+	}
+	if !o[0].TRose || !o[0].UFell || !o[0].GainRose || !o[0].AsExpected {
+		t.Errorf("seed 1: %+v", o[0])
+	}
+	if o[1].TRose || !o[1].UFell || o[1].GainRose || o[1].AsExpected || !o[1].GainNearZero {
+		t.Errorf("seed 2: %+v", o[1])
+	}
+	if !o[2].TRose || o[2].UFell || o[2].AsExpected {
+		t.Errorf("seed 3: %+v", o[2])
+	}
+	if math.Abs(o[0].GainEnd-0.4) > 1e-12 || o[0].GainStart != 0 {
+		t.Errorf("seed 1: gain %v → %v", o[0].GainStart, o[0].GainEnd)
+	}
+	if s := res.Summary(); !strings.Contains(s, "1 of 3 seeds as expected") {
+		t.Errorf("summary:\n%s", s)
+	}
+	// From an adverse start, moving towards the region of a gain is not
+	// enough, nor is a gain rising from below 0 to 0.
+	adverse := run(4, -4, 4.5, -0.03, 0)
+	adverse.Init = []float64{-5, 5}
+	for k := range adverse.Log {
+		f := float64(k+1) / 10
+		adverse.Log[k].Theta = []float64{-5 + f, 5 - 0.5*f}
+	}
+	res.Runs = []HetGPSRun{adverse}
+	if o := res.Outcomes()[0]; !o.TRose || !o.UFell || o.InGainRegion || o.GainRose || o.AsExpected {
+		t.Errorf("adverse: %+v", o)
+	}
+	// A descent is judged the other way.
+	e.Settings[0].Spec.Descent = true
+	res.Experiment = e
+	res.Runs = []HetGPSRun{run(1, -2, 2, 0.3, 0.01)}
+	if o := res.Outcomes(); !o[0].TFell || !o[0].URose || !o[0].GainNearZero || !o[0].AsExpected {
+		t.Errorf("descent: %+v", o[0])
+	}
+}
