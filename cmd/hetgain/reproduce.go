@@ -95,7 +95,7 @@ depend on -jobs. A progress line goes to standard error.`)
 var reproduceCommand = &command{
 	name:     "reproduce",
 	summary:  "run one of the paper's learning experiments: gains table and curves, resumable",
-	synopsis: "matrix|matrix4|matrix2|capture|tag [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
+	synopsis: "matrix|matrix4|matrix2|capture|tag|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
 	about:    reproduceAbout(),
 	examples: []example{
 		{"hetgain reproduce matrix2", "18 x 3 runs of 160,000 frames per team; results in results/matrix2"},
