@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -363,84 +362,38 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 		return nil, err
 	}
 	cells := e.cells(opt.Dir)
-	jobs := opt.Jobs
-	if jobs < 1 {
-		jobs = 1
-	}
-	var (
-		mu       sync.Mutex
-		finished = make([]*HetGPSRun, len(cells))
-		done     int
-		stopped  bool
-		firstErr error
-		failedAt string
-		next     int
-	)
-	stop := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		if !stopped && opt.Stop != nil && opt.Stop() {
-			stopped = true
-		}
-		return stopped || firstErr != nil
-	}
-	take := func() (int, bool) {
-		if stop() {
-			return 0, false
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if next >= len(cells) {
-			return 0, false
-		}
-		next++
-		return next - 1, true
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < jobs && w < len(cells); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i, ok := take()
-				if !ok {
-					return
-				}
-				c := cells[i]
-				its := c.spec.Run.Iterations
-				res, err := learn.HetGPSWithProgress(c.spec, learn.Options{Dir: c.dir, Stop: stop}, func(s learn.HetGPSStats) {
-					if opt.Progress == nil {
-						return
-					}
-					mu.Lock()
-					defer mu.Unlock()
-					opt.Progress(HetGPSProgress{Run: c.name, Done: done, Total: len(cells), Iteration: s.Iteration,
-						Iterations: its, FPS: s.FPS, Names: c.spec.Names(), Theta: s.Theta, Gain: s.GradGain})
-				})
-				mu.Lock()
-				switch {
-				case err == nil:
-					run := newHetGPSRun(c, res.Log, res.Names)
-					finished[i] = &run
-					done++
-					if opt.Progress != nil {
-						p := HetGPSProgress{Run: c.name, Done: done, Total: len(cells), Iteration: its, Iterations: its,
-							Names: res.Names, Theta: res.Theta, Gain: math.NaN()}
-						if n := len(res.Log); n > 0 {
-							p.Gain = res.Log[n-1].GradGain
-						}
-						opt.Progress(p)
-					}
-				case errors.Is(err, learn.ErrStopped):
-					stopped = true
-				case firstErr == nil:
-					firstErr, failedAt = err, c.name
-				}
-				mu.Unlock()
+	finished := make([]*HetGPSRun, len(cells))
+	last := make([]*learn.HetGPSResult, len(cells))
+	p := &pool{userStop: opt.Stop}
+	p.run(len(cells), opt.Jobs, func(i int, stop func() bool) error {
+		c := cells[i]
+		its := c.spec.Run.Iterations
+		res, err := learn.HetGPSWithProgress(c.spec, learn.Options{Dir: c.dir, Stop: stop}, func(s learn.HetGPSStats) {
+			if opt.Progress == nil {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			p.report(func(done int) {
+				opt.Progress(HetGPSProgress{Run: c.name, Done: done, Total: len(cells), Iteration: s.Iteration,
+					Iterations: its, FPS: s.FPS, Names: c.spec.Names(), Theta: s.Theta, Gain: s.GradGain})
+			})
+		})
+		if err == nil {
+			run := newHetGPSRun(c, res.Log, res.Names)
+			finished[i], last[i] = &run, res
+		}
+		return err
+	}, func(i, done int) {
+		if opt.Progress == nil {
+			return
+		}
+		res, its := last[i], cells[i].spec.Run.Iterations
+		pr := HetGPSProgress{Run: cells[i].name, Done: done, Total: len(cells), Iteration: its, Iterations: its,
+			Names: res.Names, Theta: res.Theta, Gain: math.NaN()}
+		if n := len(res.Log); n > 0 {
+			pr.Gain = res.Log[n-1].GradGain
+		}
+		opt.Progress(pr)
+	})
 	res := &HetGPSResults{Experiment: e}
 	for _, r := range finished {
 		if r != nil {
@@ -448,8 +401,9 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 		}
 	}
 	switch {
-	case firstErr != nil:
-		return res, fmt.Errorf("reproduce: HetGPS %s, run %s: %w", e.Name, failedAt, firstErr)
+	case p.firstErr != nil:
+		err, at := p.failure()
+		return res, fmt.Errorf("reproduce: HetGPS %s, run %s: %w", e.Name, cells[at].name, err)
 	case len(res.Runs) < len(cells):
 		return res, fmt.Errorf("reproduce: HetGPS %s stopped with %d of %d runs finished: %w",
 			e.Name, len(res.Runs), len(cells), learn.ErrStopped)

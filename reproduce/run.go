@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
-	"sync"
 
 	"github.com/hetgain/hetgain/learn"
 )
@@ -117,87 +116,34 @@ func Run(e Experiment, opt Options) (*Results, error) {
 		return nil, err
 	}
 	cells := e.cells(opt.Dir)
-	jobs := opt.Jobs
-	if jobs < 1 {
-		jobs = 1
-	}
-	if jobs > len(cells) {
-		jobs = len(cells)
-	}
-
-	var (
-		mu       sync.Mutex // guards what follows, and calls of opt.Stop and opt.Progress
-		finished = make([]*Cell, len(cells))
-		done     int
-		stopped  bool // opt.Stop returned true
-		firstErr error
-		failedAt string
-	)
-	stop := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		if !stopped && opt.Stop != nil && opt.Stop() {
-			stopped = true
-		}
-		return stopped || firstErr != nil
-	}
-	next := 0
-	take := func() (int, bool) { // the next cell to train, unless stopped
-		if stop() {
-			return 0, false
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if next >= len(cells) {
-			return 0, false
-		}
-		next++
-		return next - 1, true
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i, ok := take()
-				if !ok {
-					return
-				}
-				c := cells[i]
-				res, err := learn.Train(c.spec, learn.Options{Dir: c.dir, Stop: stop, Progress: func(s learn.PairStats) {
-					if opt.Progress == nil {
-						return
-					}
-					mu.Lock()
-					defer mu.Unlock()
-					opt.Progress(Progress{Cell: c.name, Done: done, Total: len(cells),
-						Iteration: s.Iteration, Iterations: e.Iterations, FPS: s.FPS, EvalGain: s.EvalGain})
-				}})
-				mu.Lock()
-				switch {
-				case err == nil:
-					cell := newCell(c, res.Log, e.Iterations)
-					finished[i] = &cell
-					done++
-					if opt.Progress != nil {
-						p := Progress{Cell: c.name, Done: done, Total: len(cells), Iteration: e.Iterations,
-							Iterations: e.Iterations, EvalGain: cell.Final().EvalGain}
-						if res.ResumedAt < e.Iterations && len(res.Log) > 0 {
-							p.FPS = res.Log[len(res.Log)-1].FPS
-						}
-						opt.Progress(p)
-					}
-				case errors.Is(err, learn.ErrStopped):
-					stopped = true
-				case firstErr == nil:
-					firstErr, failedAt = err, c.name
-				}
-				mu.Unlock()
+	finished := make([]*Cell, len(cells))
+	fps := make([]float64, len(cells)) // of the last iteration trained now (0 if read back)
+	p := &pool{userStop: opt.Stop}
+	p.run(len(cells), opt.Jobs, func(i int, stop func() bool) error {
+		c := cells[i]
+		res, err := learn.Train(c.spec, learn.Options{Dir: c.dir, Stop: stop, Progress: func(s learn.PairStats) {
+			if opt.Progress == nil {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			p.report(func(done int) {
+				opt.Progress(Progress{Cell: c.name, Done: done, Total: len(cells),
+					Iteration: s.Iteration, Iterations: e.Iterations, FPS: s.FPS, EvalGain: s.EvalGain})
+			})
+		}})
+		if err == nil {
+			cell := newCell(c, res.Log, e.Iterations)
+			finished[i] = &cell
+			if res.ResumedAt < e.Iterations && len(res.Log) > 0 {
+				fps[i] = res.Log[len(res.Log)-1].FPS
+			}
+		}
+		return err
+	}, func(i, done int) {
+		if opt.Progress != nil {
+			opt.Progress(Progress{Cell: cells[i].name, Done: done, Total: len(cells), Iteration: e.Iterations,
+				Iterations: e.Iterations, FPS: fps[i], EvalGain: finished[i].Final().EvalGain})
+		}
+	})
 
 	res := &Results{Experiment: e}
 	for _, c := range finished {
@@ -206,8 +152,9 @@ func Run(e Experiment, opt Options) (*Results, error) {
 		}
 	}
 	switch {
-	case firstErr != nil:
-		return res, fmt.Errorf("reproduce: %s, cell %s: %w", e.Name, failedAt, firstErr)
+	case p.firstErr != nil:
+		err, at := p.failure()
+		return res, fmt.Errorf("reproduce: %s, cell %s: %w", e.Name, cells[at].name, err)
 	case len(res.Cells) < len(cells):
 		return res, fmt.Errorf("reproduce: %s stopped with %d of %d cells finished: %w",
 			e.Name, len(res.Cells), len(cells), learn.ErrStopped)

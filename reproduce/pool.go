@@ -1,0 +1,92 @@
+package reproduce
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/hetgain/hetgain/learn"
+)
+
+// pool trains the runs of an experiment on a number of goroutines, stops
+// them all when the caller's Stop asks or one run fails, and serialises
+// the caller's callbacks.
+type pool struct {
+	mu       sync.Mutex // guards what follows, and every call of userStop and of the callbacks
+	userStop func() bool
+	stopped  bool // userStop returned true, or a run reported learn.ErrStopped
+	firstErr error
+	failedAt int // the run that failed first
+	done     int // runs finished
+	next     int // the next run to start
+}
+
+// stop reports whether the runs should stop; it is the Stop of every run.
+func (p *pool) stop() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.stopped && p.userStop != nil && p.userStop() {
+		p.stopped = true
+	}
+	return p.stopped || p.firstErr != nil
+}
+
+// report calls f with the lock held and the number of finished runs.
+func (p *pool) report(f func(done int)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f(p.done)
+}
+
+// take returns the next run to start, unless the runs should stop.
+func (p *pool) take(n int) (int, bool) {
+	if p.stop() {
+		return 0, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.next >= n {
+		return 0, false
+	}
+	p.next++
+	return p.next - 1, true
+}
+
+// run trains runs 0..n-1 on jobs goroutines (at least 1, at most n).
+// work(i, stop) trains run i, polling stop; when it succeeds, finished(i,
+// done) is called with the lock held. An error wrapping learn.ErrStopped
+// stops the pool; any other error is kept (the first one, see failure)
+// and stops the pool too.
+func (p *pool) run(n, jobs int, work func(i int, stop func() bool) error, finished func(i, done int)) {
+	if jobs < 1 {
+		jobs = 1
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < jobs && w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i, ok := p.take(n)
+				if !ok {
+					return
+				}
+				err := work(i, p.stop)
+				p.mu.Lock()
+				switch {
+				case err == nil:
+					p.done++
+					finished(i, p.done)
+				case errors.Is(err, learn.ErrStopped):
+					p.stopped = true
+				case p.firstErr == nil:
+					p.firstErr, p.failedAt = err, i
+				}
+				p.mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// failure returns the first error of a run and that run's index, or nil.
+func (p *pool) failure() (error, int) { return p.firstErr, p.failedAt }
