@@ -105,6 +105,40 @@ func openStore(dir string, spec []byte, header []string) (*store, *checkpoint, [
 	return s, ck, rows, s.rewriteLog(rows)
 }
 
+// CheckRunDir returns nil if the run directory dir holds a paired run of
+// spec (Train's, with spec's defaults filled in; the number of iterations
+// may differ, since a run can be extended). If it holds another run, the
+// error wraps ErrCheckpoint and names the first setting that differs, as
+// in "Team.LR"; if dir has no spec.json, the error wraps fs.ErrNotExist.
+// An invalid spec gives an error wrapping ErrConfig.
+func CheckRunDir(dir string, spec RunSpec) error {
+	if err := spec.Check(); err != nil {
+		return err
+	}
+	return checkSpecFile(dir, mustJSON(spec.withDefaults()))
+}
+
+// CheckHetGPSDir is CheckRunDir for a run directory of HetGPS.
+func CheckHetGPSDir(dir string, spec HetGPSSpec) error {
+	if err := spec.Check(); err != nil {
+		return err
+	}
+	return checkSpecFile(dir, mustJSON(spec.withDefaults().record()))
+}
+
+// checkSpecFile compares dir's spec.json with the JSON specification want.
+func checkSpecFile(dir string, want []byte) error {
+	path := filepath.Join(dir, specFile)
+	got, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("learn: %w", err)
+	}
+	if err := sameSpec(got, want); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
 // sameSpec reports an error naming the first setting (in the order of
 // the sorted dotted names, such as "Team.LR") that differs between two
 // JSON specifications, ignoring the top-level "Iterations" (a run may be
@@ -127,7 +161,7 @@ func specDiff(name string, a, b interface{}) error {
 	mb, okB := b.(map[string]interface{})
 	if !okA || !okB {
 		if fmt.Sprint(a) != fmt.Sprint(b) {
-			return fmt.Errorf("learn: the checkpoint's run has %s = %v, this run %v; use another directory: %w",
+			return fmt.Errorf("learn: the run kept there has %s = %v, this run %v; use another directory: %w",
 				name, a, b, ErrCheckpoint)
 		}
 		return nil
@@ -148,7 +182,7 @@ func specDiff(name string, a, b interface{}) error {
 			sub = name + "." + k
 		}
 		if _, ok := ma[k]; !ok {
-			return fmt.Errorf("learn: the checkpoint's run has no setting %s: %w", sub, ErrCheckpoint)
+			return fmt.Errorf("learn: the run kept there has no setting %s: %w", sub, ErrCheckpoint)
 		}
 		if err := specDiff(sub, ma[k], mb[k]); err != nil {
 			return err

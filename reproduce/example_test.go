@@ -21,7 +21,8 @@ func ExampleRun() {
 
 	e := reproduce.Matrix(2, 2)
 	e.Ops = []string{"min", "max"}
-	e.Seeds, e.Iterations = 1, 3
+	e.Seeds = 1
+	e = e.WithIterations(3)
 	e.Team = learn.Config{Hidden: []int{8}, Envs: 16, FramesPerIter: 64, Minibatch: 32}
 	res, err := reproduce.Run(e, reproduce.Options{Dir: dir})
 	if err != nil {
@@ -66,5 +67,5 @@ func ExampleLookup() {
 	fmt.Println(len(e.Ops)*len(e.Ops)*e.Seeds, "runs of", e.Iterations*e.Team.FramesPerIter, "frames; the paper:", e.PaperBudget)
 	// Output:
 	// capture capture N=2 M=2 U= T=
-	// 27 runs of 960000 frames; the paper: 30M frames per run, 9 seeds
+	// 27 runs of 640000 frames; the paper: 30M frames per run, 9 seeds
 }

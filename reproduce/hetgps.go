@@ -58,7 +58,7 @@ var HetGPSNames = []string{"softmax", "powersum", "adverse", "descent"}
 // Settings of the presets.
 const (
 	hetgpsMatrixIterations  = 400
-	hetgpsCaptureIterations = 150
+	hetgpsCaptureIterations = 400
 )
 
 // hetgpsMatrix returns the continuous matrix game with N = M = n for
@@ -79,14 +79,15 @@ func hetgpsMatrix(n int, u, t string, params []learn.ThetaParam) HetGPSSetting {
 }
 
 // hetgpsCapture returns Multi-goal-capture with N = M = 2 for HetGPS:
-// the team settings of Capture (6400 frames per iteration), the gain and
-// its gradient on 32 episodes, an evaluation every 10 iterations.
+// the team settings of Capture (16 environments, 1600 frames per
+// iteration), the gain and its gradient on 32 episodes, an evaluation
+// every 10 iterations.
 func hetgpsCapture(u, t string, params []learn.ThetaParam) HetGPSSetting {
 	return HetGPSSetting{
 		Label: "capture",
 		Spec: learn.HetGPSSpec{
 			Run: learn.RunSpec{Env: learn.EnvSpec{Name: "capture", Agents: 2, Tasks: 2, U: u, T: t},
-				Team:       learn.Config{Envs: 32, FramesPerIter: 6400, Minibatch: 1600},
+				Team:       learn.Config{Envs: 16, FramesPerIter: 1600},
 				Iterations: hetgpsCaptureIterations, EvalEvery: 10, EvalEpisodes: 32},
 			Params:       params,
 			ThetaLR:      0.05,
@@ -110,7 +111,7 @@ func hetgpsCapture(u, t string, params []learn.ThetaParam) HetGPSSetting {
 //
 // Each runs 3 seeds, with Adam at learning rate 0.05 on θ and the
 // concurrent schedule (θ steps at every iteration): 400 iterations of
-// 1600 frames in the matrix game, 150 of 6400 in Multi-goal-capture.
+// 1600 frames, in the matrix game and in Multi-goal-capture.
 func HetGPSExperiments() []HetGPSExperiment {
 	// The operators start at θ's initial values, so that the
 	// environment's description says where the search starts.
@@ -412,7 +413,10 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 }
 
 // LoadHetGPS reads the finished runs of e in dir back, without running
-// anything (for notebooks). Unfinished runs are left out.
+// anything (for notebooks). Unfinished runs are left out. It returns an
+// error if dir does not exist, if a log cannot be read, or (wrapping
+// learn.ErrCheckpoint and naming the setting) if a run's spec.json
+// describes other settings than e's.
 func LoadHetGPS(e HetGPSExperiment, dir string) (*HetGPSResults, error) {
 	e = e.withDefaults()
 	if err := e.check(); err != nil {
@@ -432,6 +436,9 @@ func LoadHetGPS(e HetGPSExperiment, dir string) (*HetGPSResults, error) {
 		}
 		if len(log) < c.spec.Run.Iterations {
 			continue
+		}
+		if err := learn.CheckHetGPSDir(c.dir, c.spec); err != nil {
+			return nil, fmt.Errorf("reproduce: run %s: %w", c.name, err)
 		}
 		res.Runs = append(res.Runs, newHetGPSRun(c, log, names))
 	}

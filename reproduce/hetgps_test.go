@@ -111,6 +111,11 @@ func TestHetGPSRunResumeLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	other := hetgpsTiny(2, 6)
+	other.Settings[0].Spec.ThetaLR = 0.5
+	if _, err := LoadHetGPS(other, dir); !errors.Is(err, learn.ErrCheckpoint) || !strings.Contains(err.Error(), "ThetaLR") {
+		t.Errorf("LoadHetGPS with another θ learning rate: %v, want ErrCheckpoint naming ThetaLR", err)
+	}
 	csv := func(r *HetGPSResults) string {
 		var b bytes.Buffer
 		if err := tables.WriteCSV(&b, r.Trajectories()); err != nil {

@@ -24,7 +24,7 @@ func tiny(seeds int) Experiment {
 	e := Matrix(2, 2)
 	e.Ops = []string{"min", "max"}
 	e.Seeds = seeds
-	e.Iterations = 4
+	e = e.WithIterations(4)
 	e.Team = learn.Config{Hidden: []int{8}, Envs: 16, FramesPerIter: 64, Minibatch: 32, Epochs: 2}
 	e.EvalEpisodes = 2
 	e.EvalEvery = 1
@@ -458,6 +458,7 @@ func TestLookupAndCheck(t *testing.T) {
 	for _, f := range []func(e *Experiment){
 		func(e *Experiment) { e.Seeds = -1 },
 		func(e *Experiment) { e.Iterations = 0 },
+		func(e *Experiment) { e.Variants[1].Iterations = -1 },
 		func(e *Experiment) { e.Variants = nil },
 		func(e *Experiment) { e.Variants[0].Label = "a/b" },
 		func(e *Experiment) { e.Variants[1].Label = e.Variants[0].Label },
@@ -472,13 +473,50 @@ func TestLookupAndCheck(t *testing.T) {
 	}
 }
 
+// TestVariantIterations checks that a variant's own Iterations sets the
+// length of its runs, in Run, Load and TotalIterations, and that
+// WithIterations overrides it.
+func TestVariantIterations(t *testing.T) {
+	e := tiny(1)
+	e.Variants[0].Iterations = 3 // continuous: 3; discrete: e.Iterations = 4
+	if got, want := e.TotalIterations(), 4*3+4*4; got != want {
+		t.Errorf("TotalIterations = %d, want %d", got, want)
+	}
+	if got := e.WithIterations(5).TotalIterations(); got != 8*5 {
+		t.Errorf("WithIterations(5).TotalIterations = %d, want 40", got)
+	}
+	dir := t.TempDir()
+	res, err := Run(e, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*Results{res, loaded} {
+		if len(r.Cells) != 8 {
+			t.Fatalf("%d cells, want 8", len(r.Cells))
+		}
+		for _, c := range r.Cells {
+			want := 4
+			if c.Variant == "continuous" {
+				want = 3
+			}
+			if len(c.Log) != want || c.Frames != int64(want*e.Team.FramesPerIter) {
+				t.Errorf("%s %s-%s: %d rows, %d frames, want %d iterations", c.Variant, c.U, c.T, len(c.Log), c.Frames, want)
+			}
+		}
+	}
+}
+
 // TestOtherSettings checks that a directory holding runs of other
 // settings is refused by Run and Load, and that Load needs a directory.
 func TestOtherSettings(t *testing.T) {
 	_, dir := referenceRun(t)
 	e := tiny(2)
 	e.Team.LR = 1e-3
-	if _, err := Load(e, dir); !errors.Is(err, learn.ErrCheckpoint) || !strings.Contains(err.Error(), "other settings") {
+	if _, err := Load(e, dir); !errors.Is(err, learn.ErrCheckpoint) || !strings.Contains(err.Error(), "LR") {
 		t.Errorf("Load: %v", err)
 	}
 	copyDir := t.TempDir()
@@ -532,5 +570,46 @@ func TestKernelRule(t *testing.T) {
 	}
 	for _, v := range []interface{}{Experiment{}, Variant{}, Options{}, Progress{}, Results{}, Cell{}, PaperGain{}} {
 		walk(reflect.TypeOf(v), reflect.TypeOf(v).Name())
+	}
+}
+
+// TestStoredReproductions checks the finished reproductions kept in
+// testdata against the experiments as they are defined now: their runs
+// must load (same settings), and the N = M = 4 matrix game must meet its
+// criterion, every cell within 0.05 of the closed form and clearly
+// positive exactly where the paper's learned gain is.
+func TestStoredReproductions(t *testing.T) {
+	res, err := Load(Matrix(4, 4), filepath.Join("..", "testdata", "reproductions", "matrix4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != 54 {
+		t.Fatalf("%d finished runs, want 54", len(res.Cells))
+	}
+	df := res.Table()
+	errs, pos, paper := df.Col("AbsError").Float(), df.Col("Positive").Records(), df.Col("PaperPositive").Records()
+	for i := 0; i < df.Nrow(); i++ {
+		cell := df.Col("Variant").Elem(i).String() + " " + df.Col("U").Elem(i).String() + "-" + df.Col("T").Elem(i).String()
+		if !(errs[i] <= 0.05) {
+			t.Errorf("%s: |learned − closed form| = %.4f > 0.05", cell, errs[i])
+		}
+		if pos[i] != paper[i] {
+			t.Errorf("%s: clearly positive %s, the paper %s", cell, pos[i], paper[i])
+		}
+	}
+
+	e, err := HetGPSLookup("softmax")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err = e.Only("matrix2", "matrix4"); err != nil {
+		t.Fatal(err)
+	}
+	hg, err := LoadHetGPS(e, filepath.Join("..", "testdata", "reproductions", "hetgps-softmax"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hg.Runs) != 6 {
+		t.Errorf("HetGPS softmax: %d finished runs, want 6", len(hg.Runs))
 	}
 }

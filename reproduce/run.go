@@ -1,14 +1,11 @@
 package reproduce
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
-	"reflect"
 	"strconv"
 
 	"github.com/hetgain/hetgain/learn"
@@ -127,21 +124,22 @@ func Run(e Experiment, opt Options) (*Results, error) {
 			}
 			p.report(func(done int) {
 				opt.Progress(Progress{Cell: c.name, Done: done, Total: len(cells),
-					Iteration: s.Iteration, Iterations: e.Iterations, FPS: s.FPS, EvalGain: s.EvalGain})
+					Iteration: s.Iteration, Iterations: c.spec.Iterations, FPS: s.FPS, EvalGain: s.EvalGain})
 			})
 		}})
 		if err == nil {
-			cell := newCell(c, res.Log, e.Iterations)
+			cell := newCell(c, res.Log, c.spec.Iterations)
 			finished[i] = &cell
-			if res.ResumedAt < e.Iterations && len(res.Log) > 0 {
+			if res.ResumedAt < c.spec.Iterations && len(res.Log) > 0 {
 				fps[i] = res.Log[len(res.Log)-1].FPS
 			}
 		}
 		return err
 	}, func(i, done int) {
 		if opt.Progress != nil {
-			opt.Progress(Progress{Cell: cells[i].name, Done: done, Total: len(cells), Iteration: e.Iterations,
-				Iterations: e.Iterations, FPS: fps[i], EvalGain: finished[i].Final().EvalGain})
+			its := cells[i].spec.Iterations
+			opt.Progress(Progress{Cell: cells[i].name, Done: done, Total: len(cells), Iteration: its,
+				Iterations: its, FPS: fps[i], EvalGain: finished[i].Final().EvalGain})
 		}
 	})
 
@@ -163,7 +161,8 @@ func Run(e Experiment, opt Options) (*Results, error) {
 }
 
 // Load reads the logs of e's cells in dir back, without training: every
-// cell whose log has at least e.Iterations rows, as Run would return them.
+// cell whose log has at least its variant's iterations in rows, as Run
+// would return them.
 // Unfinished cells are left out. It returns an error if dir does not
 // exist, if a cell's log cannot be read, or (wrapping learn.ErrCheckpoint)
 // if a cell's spec.json describes a run with other settings than e's.
@@ -184,13 +183,13 @@ func Load(e Experiment, dir string) (*Results, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(log) < e.Iterations {
+		if len(log) < c.spec.Iterations {
 			continue
 		}
 		if err := checkSpec(c); err != nil {
 			return nil, err
 		}
-		res.Cells = append(res.Cells, newCell(c, log, e.Iterations))
+		res.Cells = append(res.Cells, newCell(c, log, c.spec.Iterations))
 	}
 	return res, nil
 }
@@ -199,30 +198,8 @@ func Load(e Experiment, dir string) (*Results, error) {
 // spec.json in c's directory describes another run than c's (other than
 // in the number of iterations).
 func checkSpec(c cellSpec) error {
-	path := filepath.Join(c.dir, "spec.json")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("reproduce: %w", err)
-	}
-	var got learn.RunSpec
-	if err := json.Unmarshal(data, &got); err != nil {
-		return fmt.Errorf("reproduce: %s: %v: %w", path, err, learn.ErrCheckpoint)
-	}
-	pair, err := learn.NewPair(c.spec)
-	if err != nil {
-		return err
-	}
-	want := pair.Spec()
-	got.Iterations, want.Iterations = 0, 0
-	// Compare as JSON values, as learn does on resume.
-	var a, b interface{}
-	ja, _ := json.Marshal(got)
-	jb, _ := json.Marshal(want)
-	json.Unmarshal(ja, &a)
-	json.Unmarshal(jb, &b)
-	if !reflect.DeepEqual(a, b) {
-		return fmt.Errorf("reproduce: %s holds a run with other settings than the experiment's cell %s: %w",
-			c.dir, c.name, learn.ErrCheckpoint)
+	if err := learn.CheckRunDir(c.dir, c.spec); err != nil {
+		return fmt.Errorf("reproduce: cell %s: %w", c.name, err)
 	}
 	return nil
 }

@@ -62,7 +62,7 @@ otherwise.`,
 		{"hetgain hetgps -env matrix -U 'softmax(0)' -T 'softmax(0)' -iterations 400 -seeds 3 -dir runs/hetgps", "the paper's Figure 5a in the matrix game: τ_T rises, τ_U falls"},
 		{"hetgain hetgps -U 'powersum(1)' -T 'powersum(1)' -bounds T.t=0.3:6,U.t=0.3:6 -dir runs/ps", "power-sum, bounded as in the paper"},
 		{"hetgain hetgps -U 'softmax(-5)' -T 'softmax(5)' -descent -dir runs/down", "minimise the gain"},
-		{"hetgain hetgps -env capture -frames-per-iter 6400 -envs 32 -minibatch 1600 -iterations 150 -dir runs/capture", ""},
+		{"hetgain hetgps -env capture -envs 16 -iterations 400 -dir runs/capture", ""},
 		{"hetgain hetgps -schedule alternated -x 5 -y 1 -params T.t -dir runs/alt", "search T's parameter only"},
 	},
 	setup: setupHetGPS,
@@ -355,6 +355,7 @@ func runHetGPSReproducer(j *reproduceJob) error {
 	seeds := fs.Int("seeds", 0, "")
 	iterations := fs.Int("iterations", 0, "")
 	quiet := fs.Bool("quiet", false, "")
+	settings := fs.String("setting", "", "")
 	var rest []string
 	args := j.args
 	if len(args) > 0 && strings.EqualFold(args[0], "hetgps") {
@@ -375,6 +376,7 @@ func runHetGPSReproducer(j *reproduceJob) error {
 	}
 	job := *j
 	job.dir, job.jobs, job.seeds, job.iterations, job.quiet = *dir, *jobs, *seeds, *iterations, *quiet
+	job.settings = *settings
 	return runHetGPSReproduction(&job, rest)
 }
 
@@ -407,6 +409,12 @@ func runHetGPSReproduction(j *reproduceJob, args []string) error {
 		}
 		if j.iterations > 0 {
 			e = e.WithIterations(j.iterations)
+		}
+		if j.settings != "" {
+			var err error
+			if e, err = e.Only(strings.Split(j.settings, ",")...); err != nil {
+				return usagef("-setting %s: %v", j.settings, strings.TrimPrefix(err.Error(), "reproduce: "))
+			}
 		}
 		dir := filepath.Join("results", "hetgps", name)
 		if j.dir != "" {

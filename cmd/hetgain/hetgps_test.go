@@ -157,6 +157,7 @@ func TestHetGPSCommandUsage(t *testing.T) {
 		{[]string{"reproduce", "hetgps", "sideways"}, `unknown HetGPS experiment "sideways"`},
 		{[]string{"reproduce", "hetgps", "softmax", "descent"}, "one experiment"},
 		{[]string{"reproduce", "hetgps", "softmax", "-jobs", "0"}, "-jobs 0"},
+		{[]string{"reproduce", "hetgps", "softmax", "-setting", "football"}, `-setting football: HetGPS experiment "softmax" has no setting "football"`},
 	} {
 		code, out, errOut := runArgs(c.args...)
 		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {
@@ -178,7 +179,7 @@ func TestReproduceHetGPS(t *testing.T) {
 	}
 	defer func() { hetgpsTestHook = nil }()
 	dir := filepath.Join(t.TempDir(), "r")
-	code, out, errOut := runArgs("reproduce", "hetgps", "descent", "-dir", dir, "-seeds", "2", "-iterations", "4")
+	code, out, errOut := runArgs("reproduce", "hetgps", "descent", "-dir", dir, "-seeds", "2", "-iterations", "4", "-setting", "matrix2")
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}

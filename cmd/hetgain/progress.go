@@ -109,22 +109,22 @@ func roundDuration(d time.Duration) string {
 // and the time left. Iterations read back from disk (finished or resumed
 // runs) count as done but not in the rate.
 type runProgress struct {
-	p                *progress
-	runs, iterations int // runs, and iterations per run
-	done             map[string]int
-	sum              int // iterations done over all runs
-	trained          int // iterations trained by this process
-	started          time.Time
+	p           *progress
+	runs, total int // runs, and iterations of all runs
+	done        map[string]int
+	sum         int // iterations done over all runs
+	trained     int // iterations trained by this process
+	started     time.Time
 }
 
-func newRunProgress(p *progress, runs, iterations int) *runProgress {
-	return &runProgress{p: p, runs: runs, iterations: iterations, done: map[string]int{}, started: p.now()}
+func newRunProgress(p *progress, runs, total int) *runProgress {
+	return &runProgress{p: p, runs: runs, total: total, done: map[string]int{}, started: p.now()}
 }
 
-// update reports that run has done iteration iterations, with fps frames
+// update reports that run has done iteration of its iterations, with fps frames
 // per second over the last one (0 if it was read back, not trained), and
 // that runsDone runs are finished.
-func (r *runProgress) update(run string, runsDone, iteration int, fps, evalGain float64) {
+func (r *runProgress) update(run string, runsDone, iteration, iterations int, fps, evalGain float64) {
 	now := r.p.now()
 	if prev := r.done[run]; iteration > prev {
 		r.sum += iteration - prev
@@ -133,9 +133,9 @@ func (r *runProgress) update(run string, runsDone, iteration int, fps, evalGain 
 			r.trained++
 		}
 	}
-	total := r.runs * r.iterations
+	total := r.total
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d/%d runs done; %s iteration %d/%d", r.p.label, runsDone, r.runs, run, iteration, r.iterations)
+	fmt.Fprintf(&b, "%s: %d/%d runs done; %s iteration %d/%d", r.p.label, runsDone, r.runs, run, iteration, iterations)
 	if fps > 0 {
 		fmt.Fprintf(&b, ", %.0f frames/s", fps)
 	}

@@ -88,7 +88,11 @@ larger than before add seeds and extend the runs.
 
 -jobs runs several runs at once; each already uses two goroutines (one per
 team), so -jobs 1 (the default) keeps two cores busy. The results do not
-depend on -jobs. A progress line goes to standard error.`)
+depend on -jobs. A progress line goes to standard error.
+
+hetgps NAME runs a HetGPS preset (softmax, powersum, adverse, descent or
+all) in DIR (default results/hetgps/<name>); -setting matrix2,capture
+runs only the settings of those labels.`)
 	return b.String()
 }
 
@@ -98,9 +102,10 @@ var reproduceCommand = &command{
 	synopsis: "matrix|matrix4|matrix2|capture|tag|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
 	about:    reproduceAbout(),
 	examples: []example{
-		{"hetgain reproduce matrix2", "18 x 3 runs of 160,000 frames per team; results in results/matrix2"},
+		{"hetgain reproduce matrix2", "54 runs of 400,000 (continuous) or 80,000 (discrete) frames per team; results in results/matrix2"},
 		{"hetgain reproduce matrix -jobs 2 -dir results/m4", "N = M = 4, two runs at once"},
-		{"hetgain reproduce capture -seeds 5 -iterations 300", ""},
+		{"hetgain reproduce capture -seeds 5 -iterations 600", ""},
+		{"hetgain reproduce hetgps adverse -setting capture", "one setting of a HetGPS preset"},
 	},
 	setup: setupReproduce,
 }
@@ -111,8 +116,9 @@ type reproduceJob struct {
 	name       string // as given, e.g. "matrix"
 	dir        string // "" if -dir was not given
 	jobs       int
-	seeds      int // 0 if -seeds was not given
-	iterations int // 0 if -iterations was not given
+	seeds      int    // 0 if -seeds was not given
+	iterations int    // 0 if -iterations was not given
+	settings   string // hetgps: the settings to run, "" for all
 	quiet      bool
 }
 
@@ -158,7 +164,7 @@ func runExperiment(j *reproduceJob) error {
 		e.Seeds = j.seeds
 	}
 	if j.iterations > 0 {
-		e.Iterations = j.iterations
+		e = e.WithIterations(j.iterations)
 	}
 	dir := j.dir
 	if dir == "" {
@@ -170,10 +176,10 @@ func runExperiment(j *reproduceJob) error {
 	}
 	runs := len(e.Variants) * ops * ops * e.Seeds
 	prog := newProgress(j.stderr, j.now, j.terminal, "reproduce "+e.Name)
-	rp := newRunProgress(prog, runs, e.Iterations)
+	rp := newRunProgress(prog, runs, e.TotalIterations())
 	opt := reproduce.Options{Dir: dir, Jobs: j.jobs, Stop: func() bool { return j.ctx.Err() != nil }}
 	if !j.quiet {
-		opt.Progress = func(p reproduce.Progress) { rp.update(p.Cell, p.Done, p.Iteration, p.FPS, p.EvalGain) }
+		opt.Progress = func(p reproduce.Progress) { rp.update(p.Cell, p.Done, p.Iteration, p.Iterations, p.FPS, p.EvalGain) }
 	}
 	res, err := reproduce.Run(e, opt)
 	prog.finish()

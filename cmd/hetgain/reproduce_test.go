@@ -57,7 +57,8 @@ func TestReproduceTiny(t *testing.T) {
 
 	// gains.csv is the table of the runs on disk, at full precision.
 	e, _ := tinyExperiment("matrix2")
-	e.Seeds, e.Iterations = 2, 3
+	e.Seeds = 2
+	e = e.WithIterations(3)
 	res, err := reproduce.Load(e, dir)
 	if err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ terminal, a line every 5 seconds otherwise.`,
 	examples: []example{
 		{"hetgain train -env matrix -U min -T max -N 4 -M 4 -seeds 3 -dir runs/minmax", "ΔR should approach the closed form 0.75"},
 		{"hetgain train -env matrix -U min -T mean -N 4 -M 4 -discrete -iterations 50 -dir runs/disc", ""},
-		{"hetgain train -env capture -U min -T max -frames-per-iter 6400 -envs 32 -iterations 150 -dir runs/capture", ""},
+		{"hetgain train -env capture -U min -T max -envs 16 -iterations 400 -dir runs/capture", ""},
 		{"hetgain train -env tag -U min -T max -team het -ippo -agent-index -dir runs/tag", ""},
 	},
 	setup: setupTrain,
@@ -248,7 +248,7 @@ func (j *trainJob) run() error {
 		return err
 	}
 	prog := newProgress(j.stderr, j.now, j.terminal, "train")
-	rp := newRunProgress(prog, j.seeds, j.spec.Iterations)
+	rp := newRunProgress(prog, j.seeds, j.seeds*j.spec.Iterations)
 	stop := func() bool { return j.ctx.Err() != nil }
 	logs := make([][]learn.PairStats, 0, j.seeds)
 	for k := 1; k <= j.seeds; k++ {
@@ -257,7 +257,7 @@ func (j *trainJob) run() error {
 		run := "seed" + strconv.Itoa(k)
 		opt := learn.Options{Dir: filepath.Join(j.dir, run), Stop: stop}
 		if !j.quiet {
-			opt.Progress = func(s learn.PairStats) { rp.update(run, k-1, s.Iteration, s.FPS, s.EvalGain) }
+			opt.Progress = func(s learn.PairStats) { rp.update(run, k-1, s.Iteration, j.spec.Iterations, s.FPS, s.EvalGain) }
 		}
 		res, err := learn.Train(spec, opt)
 		switch {
@@ -284,7 +284,7 @@ func (j *trainJob) run() error {
 			if res.ResumedAt < j.spec.Iterations && len(log) > 0 {
 				fps = log[len(log)-1].FPS
 			}
-			rp.update(run, k, j.spec.Iterations, fps, finalRow(log).EvalGain)
+			rp.update(run, k, j.spec.Iterations, j.spec.Iterations, fps, finalRow(log).EvalGain)
 		}
 	}
 	prog.finish()
