@@ -52,6 +52,9 @@
 // rows after the checkpoint are dropped and recomputed. Every random draw
 // is a function of the seed, the iteration, the worker and the episode, so
 // a resumed run is identical to an uninterrupted one, bit for bit.
+// ReadLog reads a log back; CheckRunDir and CheckHetGPSDir tell whether a
+// directory holds a run of given settings (for reading results back
+// without training).
 //
 // # Determinism
 //

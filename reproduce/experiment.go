@@ -45,6 +45,11 @@ type Experiment struct {
 	// EvalEvery and EvalEpisodes are those of learn.RunSpec (zero: its
 	// defaults, every iteration and 32 episodes).
 	EvalEvery, EvalEpisodes int
+	// FinalEvals is the number of a run's last evaluations whose mean is
+	// its final gain and returns in Results.Table (default 1: the last
+	// evaluation alone). Averaging a few damps the noise of evaluations on
+	// few episodes of a random environment.
+	FinalEvals int
 	// Scale is the return scale: the return of an episode in which the
 	// team reward R(A) is 1 at every step (1 for the matrix game, 10 for
 	// Multi-goal-capture, whose step reward is R(A)/10 over 100 steps, and
@@ -107,7 +112,8 @@ func Matrix(n, m int) Experiment {
 // configuration with 16 environments (one batch of 16 episodes, 1600
 // frames, per iteration, 4 epochs of minibatches of 400), so 640,000
 // frames per team and run, 2% of the paper's 30M, evaluated on 32
-// episodes every 10 iterations.
+// episodes every 10 iterations; a run's final gain is the mean of its last
+// 5 evaluations (iterations 360 to 400).
 //
 // Small batches matter here: with 6400 frames per iteration (4 times
 // fewer updates per frame) or with γ = 0.99, the heterogeneous team of
@@ -123,6 +129,7 @@ func Capture() Experiment {
 		Iterations:   400,
 		EvalEvery:    10,
 		EvalEpisodes: 32,
+		FinalEvals:   5,
 		Scale:        float64(simulate.CaptureLength) / 10,
 		PaperBudget:  "30M frames per run, 9 seeds",
 		PaperFrames:  30_000_000,
@@ -175,6 +182,9 @@ func (e Experiment) withDefaults() Experiment {
 	if e.Scale == 0 {
 		e.Scale = 1
 	}
+	if e.FinalEvals == 0 {
+		e.FinalEvals = 1
+	}
 	return e
 }
 
@@ -197,6 +207,9 @@ func (e Experiment) check() error {
 	}
 	if !(e.Scale > 0) {
 		return bad("Scale %v, want > 0", e.Scale)
+	}
+	if e.FinalEvals < 0 {
+		return bad("FinalEvals %d, want >= 0", e.FinalEvals)
 	}
 	seen := map[string]bool{}
 	for _, v := range e.Variants {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -343,6 +344,60 @@ func TestTableColumns(t *testing.T) {
 	if s := (&Results{Experiment: Tag()}).Summary(); !strings.Contains(s, "No cell is finished") {
 		t.Errorf("empty summary:\n%s", s)
 	}
+
+	// FinalEvals = 2: each run's final values are the means over its two
+	// evaluated rows, whose gains are het − 0.25 − hom and het − hom.
+	for _, k := range []int{2, 5} { // 5: fewer rows than asked, all of them
+		avg := &Results{Experiment: r.Experiment, Cells: r.Cells}
+		avg.Experiment.FinalEvals = k
+		df := avg.Table()
+		if g, het := df.Col("Gain").Elem(1).Float(), df.Col("HetEval").Elem(1).Float(); !near(g, 0.49-0.125) || !near(het, 0.99-0.125) {
+			t.Errorf("FinalEvals %d: continuous min-max Gain %v, HetEval %v; want %v, %v", k, g, het, 0.49-0.125, 0.99-0.125)
+		}
+		if s := avg.Summary(); !strings.Contains(s, fmt.Sprintf("A run's final gain is the mean of its last %d evaluations.", k)) {
+			t.Errorf("FinalEvals %d: summary:\n%s", k, s)
+		}
+	}
+	if s := r.Summary(); strings.Contains(s, "final gain is the mean") {
+		t.Errorf("FinalEvals 1 summary speaks of a mean:\n%s", s)
+	}
+	mixed := &Results{Experiment: r.Experiment}
+	for _, c := range r.Cells {
+		if c.Variant == "discrete" {
+			c.Frames = 1000
+		}
+		mixed.Cells = append(mixed.Cells, c)
+	}
+	if s := mixed.Summary(); !strings.Contains(s, "Frames per run (each team): continuous 2,000, discrete 1,000, 0.033% of the paper's") {
+		t.Errorf("summary with other frames per variant:\n%s", s)
+	}
+}
+
+// TestFinalMean checks Cell.FinalMean against sums by hand.
+func TestFinalMean(t *testing.T) {
+	nan := math.NaN()
+	c := Cell{Log: []learn.PairStats{
+		{Iteration: 1, HetEval: 1, HomEval: 0, EvalGain: 1},
+		{Iteration: 2, HetEval: nan, HomEval: nan, EvalGain: nan},
+		{Iteration: 3, HetEval: 3, HomEval: 1, EvalGain: 2},
+		{Iteration: 4, HetEval: 5, HomEval: 1, EvalGain: 4},
+		{Iteration: 5, HetEval: nan, HomEval: nan, EvalGain: nan},
+	}}
+	for k, want := range map[int][3]float64{1: {5, 1, 4}, 2: {4, 1, 3}, 3: {3, 2.0 / 3, 7.0 / 3}, 9: {3, 2.0 / 3, 7.0 / 3}} {
+		f := c.FinalMean(k)
+		if f.Iteration != 4 || !near(f.HetEval, want[0]) || !near(f.HomEval, want[1]) || !near(f.EvalGain, want[2]) {
+			t.Errorf("FinalMean(%d) = %+v, want iteration 4 and %v", k, f, want)
+		}
+	}
+	if f := (Cell{Log: c.Log[1:2]}).FinalMean(3); !math.IsNaN(f.EvalGain) {
+		t.Errorf("no evaluation: %+v", f)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.HasPrefix(fmt.Sprint(r), "reproduce: ") {
+			t.Errorf("FinalMean(0): recovered %v, want a reproduce: panic", r)
+		}
+	}()
+	c.FinalMean(0)
 }
 
 // TestCSVFullPrecision checks that WriteCSV's floats parse back to the
@@ -459,6 +514,7 @@ func TestLookupAndCheck(t *testing.T) {
 		func(e *Experiment) { e.Seeds = -1 },
 		func(e *Experiment) { e.Iterations = 0 },
 		func(e *Experiment) { e.Variants[1].Iterations = -1 },
+		func(e *Experiment) { e.FinalEvals = -2 },
 		func(e *Experiment) { e.Variants = nil },
 		func(e *Experiment) { e.Variants[0].Label = "a/b" },
 		func(e *Experiment) { e.Variants[1].Label = e.Variants[0].Label },

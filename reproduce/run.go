@@ -81,6 +81,29 @@ func (c Cell) Final() learn.PairStats {
 	return r.Final()
 }
 
+// FinalMean returns the last row of the log with an evaluation, with
+// HetEval, HomEval and EvalGain replaced by their means over the last k
+// rows with an evaluation (all of them if there are fewer; NaN if there
+// are none). k must be at least 1.
+func (c Cell) FinalMean(k int) learn.PairStats {
+	if k < 1 {
+		panic("reproduce: FinalMean of fewer than one evaluation")
+	}
+	out := c.Final()
+	var het, hom, g float64
+	n := 0
+	for i := len(c.Log) - 1; i >= 0 && n < k; i-- {
+		if r := c.Log[i]; !math.IsNaN(r.EvalGain) {
+			het, hom, g = het+r.HetEval, hom+r.HomEval, g+r.EvalGain
+			n++
+		}
+	}
+	if n > 0 {
+		out.HetEval, out.HomEval, out.EvalGain = het/float64(n), hom/float64(n), g/float64(n)
+	}
+	return out
+}
+
 func newCell(c cellSpec, log []learn.PairStats, iterations int) Cell {
 	if len(log) > iterations {
 		log = log[:iterations]

@@ -106,10 +106,10 @@ func theory(env learn.EnvSpec, u, t string) (value float64, sign string) {
 //     seeds).
 //   - Gain and GainStd: the mean and the sample standard deviation
 //     (denominator seeds − 1, NaN for one seed) over seeds of the final
-//     evaluation gain ΔR = HetEval − HomEval (the last row of each run's
-//     log with an evaluation, as learn.Result.Final). HetEval, HetEvalStd,
-//     HomEval and HomEvalStd likewise for the teams' final evaluation
-//     returns.
+//     evaluation gain ΔR = HetEval − HomEval: of each run, the mean over
+//     its last Experiment.FinalEvals evaluations (Cell.FinalMean; by
+//     default the last one alone). HetEval, HetEvalStd, HomEval and
+//     HomEvalStd likewise for the teams' final evaluation returns.
 //   - Theory: the closed-form ΔR of gain.ClosedForm for the matrix game
 //     (continuous or discrete as the variant; NaN for other environments,
 //     whose returns are on another scale, and for operators without a
@@ -143,7 +143,7 @@ func (r *Results) Table() dataframe.DataFrame {
 		seeds[i] = len(g.cells)
 		var gains, hets, homs []float64
 		for _, c := range g.cells {
-			f := c.Final()
+			f := c.FinalMean(e.FinalEvals)
 			gains, hets, homs = append(gains, f.EvalGain), append(hets, f.HetEval), append(homs, f.HomEval)
 			if int(c.Frames) > frames[i] {
 				frames[i] = int(c.Frames)
@@ -217,6 +217,34 @@ func (r *Results) WriteCSV(path string) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+// framesPerVariant returns the largest number of frames per team of a
+// finished run, and the frames of each variant as text ("400,000", or
+// "continuous 400,000, discrete 80,000" when the variants differ).
+func (r *Results) framesPerVariant() (int64, string) {
+	most := map[string]int64{}
+	all := int64(0)
+	for _, c := range r.Cells {
+		if c.Frames > most[c.Variant] {
+			most[c.Variant] = c.Frames
+		}
+		if c.Frames > all {
+			all = c.Frames
+		}
+	}
+	var parts []string
+	same := true
+	for _, v := range r.Experiment.Variants {
+		if f, ok := most[v.Label]; ok {
+			parts = append(parts, v.Label+" "+formatCount(f))
+			same = same && f == all
+		}
+	}
+	if same {
+		return all, formatCount(all)
+	}
+	return all, strings.Join(parts, ", ")
+}
+
 // Summary returns a short text: the runs and their frames beside the
 // paper's budget, what the paper expects, the table (rounded to three
 // decimals), and which cells are clearly positive against which the paper
@@ -228,13 +256,8 @@ func (r *Results) Summary() string {
 	total := len(e.Variants) * len(e.Ops) * len(e.Ops) * e.Seeds
 	fmt.Fprintf(&b, "%s: %d variant(s) x %d (U, T) pairs x %d seed(s) = %d runs, %d finished.\n",
 		e.Name, len(e.Variants), len(e.Ops)*len(e.Ops), e.Seeds, total, len(r.Cells))
-	frames := int64(0)
-	for _, c := range r.Cells {
-		if c.Frames > frames {
-			frames = c.Frames
-		}
-	}
-	fmt.Fprintf(&b, "Frames per run (each team): %s", formatCount(frames))
+	frames, perVariant := r.framesPerVariant()
+	fmt.Fprintf(&b, "Frames per run (each team): %s", perVariant)
 	switch {
 	case e.PaperFrames > 0:
 		fmt.Fprintf(&b, ", %.2g%% of the paper's %s.\n", 100*float64(frames)/float64(e.PaperFrames), e.PaperBudget)
@@ -242,6 +265,9 @@ func (r *Results) Summary() string {
 		fmt.Fprintf(&b, "; the paper: %s.\n", e.PaperBudget)
 	default:
 		b.WriteString("; the paper has no run of this experiment.\n")
+	}
+	if e.FinalEvals > 1 {
+		fmt.Fprintf(&b, "A run's final gain is the mean of its last %d evaluations.\n", e.FinalEvals)
 	}
 	if e.Expect != "" {
 		fmt.Fprintf(&b, "Expected: %s.\n", e.Expect)
