@@ -307,13 +307,23 @@ func (e Experiment) WithIterations(n int) Experiment {
 	return e
 }
 
+// Runs returns the number of paired runs of e: variants × (U, T) pairs ×
+// seeds.
+func (e Experiment) Runs() int {
+	e = e.withDefaults()
+	return len(e.Variants) * e.runsPerVariant()
+}
+
+// runsPerVariant returns the runs of one variant of e (after defaults).
+func (e Experiment) runsPerVariant() int { return len(e.Ops) * len(e.Ops) * e.Seeds }
+
 // TotalIterations returns the number of training iterations of all the
 // runs of e together.
 func (e Experiment) TotalIterations() int {
 	e = e.withDefaults()
 	total := 0
 	for _, v := range e.Variants {
-		total += len(e.Ops) * len(e.Ops) * e.Seeds * e.variantIterations(v)
+		total += e.runsPerVariant() * e.variantIterations(v)
 	}
 	return total
 }

@@ -253,9 +253,8 @@ func (r *Results) Summary() string {
 	e := r.Experiment.withDefaults()
 	df := r.Table()
 	var b strings.Builder
-	total := len(e.Variants) * len(e.Ops) * len(e.Ops) * e.Seeds
 	fmt.Fprintf(&b, "%s: %d variant(s) x %d (U, T) pairs x %d seed(s) = %d runs, %d finished.\n",
-		e.Name, len(e.Variants), len(e.Ops)*len(e.Ops), e.Seeds, total, len(r.Cells))
+		e.Name, len(e.Variants), len(e.Ops)*len(e.Ops), e.Seeds, e.Runs(), len(r.Cells))
 	frames, perVariant := r.framesPerVariant()
 	fmt.Fprintf(&b, "Frames per run (each team): %s", perVariant)
 	switch {

@@ -170,11 +170,7 @@ func runExperiment(j *reproduceJob) error {
 	if dir == "" {
 		dir = filepath.Join("results", e.Name)
 	}
-	ops := len(e.Ops)
-	if ops == 0 {
-		ops = 3
-	}
-	runs := len(e.Variants) * ops * ops * e.Seeds
+	runs := e.Runs()
 	prog := newProgress(j.stderr, j.now, j.terminal, "reproduce "+e.Name)
 	rp := newRunProgress(prog, runs, e.TotalIterations())
 	opt := reproduce.Options{Dir: dir, Jobs: j.jobs, Stop: func() bool { return j.ctx.Err() != nil }}
