@@ -403,7 +403,7 @@ type hetgpsState struct {
 type hetgps struct {
 	spec  HetGPSSpec
 	pair  *Pair
-	genv  simulate.DifferentiableEnv
+	genv  [2]simulate.DifferentiableEnv // gradient episodes of het and hom
 	raw   []float64
 	opt   *adam
 	iter  int
@@ -416,8 +416,9 @@ type hetgps struct {
 // spec's Plan says:
 //
 //  1. environment step: the gain G^θ(π_het) − G^θ(π_hom) and its gradient
-//     with respect to θ, by simulate.GainGradient on GradEpisodes episodes
-//     of a separate environment with the teams' training-time
+//     with respect to θ, by simulate.GainGradientConcurrent on GradEpisodes
+//     episodes of two separate environments (one per team, played at the
+//     same time) with the teams' training-time
 //     (stochastic, reparameterised) policies and a seed drawn from
 //     (Run.Team.Seed, iteration);
 //  2. agent step: one PPO iteration of both teams (Pair.Iterate) in the
@@ -512,9 +513,13 @@ func HetGPSWithProgress(spec HetGPSSpec, opt Options, progress func(HetGPSStats)
 }
 
 func newHetGPS(spec HetGPSSpec) (*hetgps, error) {
-	genv, err := spec.gradEnv()
-	if err != nil {
-		return nil, err
+	var genv [2]simulate.DifferentiableEnv
+	for k := range genv {
+		env, err := spec.gradEnv()
+		if err != nil {
+			return nil, err
+		}
+		genv[k] = env
 	}
 	spec = spec.withDefaults()
 	pair, err := NewPair(spec.Run)
@@ -534,8 +539,10 @@ func (h *hetgps) setTheta() error {
 			return fmt.Errorf("learn: HetGPS: %s = %v at iteration %d: %w", h.theta.Names[k], v, h.iter, ErrDiverged)
 		}
 	}
-	if err := h.genv.SetParams(h.theta); err != nil {
-		return fmt.Errorf("learn: HetGPS: θ = %v: %v: %w", h.theta, err, ErrDiverged)
+	for _, env := range h.genv {
+		if err := env.SetParams(h.theta); err != nil {
+			return fmt.Errorf("learn: HetGPS: θ = %v: %v: %w", h.theta, err, ErrDiverged)
+		}
 	}
 	if err := h.pair.SetEnvParams(h.theta); err != nil {
 		return fmt.Errorf("learn: HetGPS: θ = %v: %v: %w", h.theta, err, ErrDiverged)
@@ -582,7 +589,7 @@ const streamHetGPS uint64 = 0x4e7695
 // gainGradient measures the gain and its gradient with respect to θ with
 // the teams' current stochastic policies.
 func (h *hetgps) gainGradient(iter int) (float64, []float64, error) {
-	g, grad, err := simulate.GainGradient(h.genv, h.pair.het.Policy(true), h.pair.hom.Policy(true),
+	g, grad, err := simulate.GainGradientConcurrent(h.genv[0], h.genv[1], h.pair.het.Policy(true), h.pair.hom.Policy(true),
 		h.seed(iter), h.theta.Names)
 	if err != nil {
 		return 0, nil, fmt.Errorf("learn: HetGPS gradient at iteration %d: %w", iter, err)

@@ -1,5 +1,11 @@
 package simulate
 
+import (
+	"fmt"
+	"reflect"
+	"sync"
+)
+
 // DifferentiableEnv is an environment whose episode return can be
 // differentiated with respect to its parameters θ, through the reward, the
 // dynamics and a reparameterised policy whose noise is held fixed.
@@ -33,15 +39,72 @@ func GainGradient(env DifferentiableEnv, het, hom Policy, seed int64, params []s
 	if err != nil {
 		return 0, nil, err
 	}
-	gain, grad := 0.0, make([]float64, len(params))
+	gain, grad := gainOf(rh, gh, ro, gHom, len(params))
+	return gain, grad, nil
+}
+
+// GainGradientConcurrent is GainGradient with the episodes of het played
+// on hetEnv and those of hom on homEnv, at the same time in two
+// goroutines. Given two environments configured alike (the same name,
+// batch and parameters θ) its result is identical to GainGradient's on
+// either; it returns an error wrapping ErrConfig if they differ in any of
+// these, and panics if hetEnv and homEnv are the same environment.
+func GainGradientConcurrent(hetEnv, homEnv DifferentiableEnv, het, hom Policy, seed int64, params []string) (float64, []float64, error) {
+	if hetEnv == homEnv {
+		panic("simulate: GainGradientConcurrent needs two distinct environments")
+	}
+	if err := checkAlike(hetEnv, homEnv); err != nil {
+		return 0, nil, err
+	}
+	var (
+		wg         sync.WaitGroup
+		rh, ro     []float64
+		gh, gHom   [][]float64
+		errH, errO error
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		rh, gh, errH = hetEnv.ReturnGradient(het, seed, params)
+	}()
+	ro, gHom, errO = homEnv.ReturnGradient(hom, seed, params)
+	wg.Wait()
+	if errH != nil {
+		return 0, nil, errH
+	}
+	if errO != nil {
+		return 0, nil, errO
+	}
+	gain, grad := gainOf(rh, gh, ro, gHom, len(params))
+	return gain, grad, nil
+}
+
+// checkAlike reports an error wrapping ErrConfig unless a and b have the
+// same name, batch and parameters.
+func checkAlike(a, b Env) error {
+	if a.Name() != b.Name() || a.Batch() != b.Batch() {
+		return fmt.Errorf("simulate: the two environments differ: %s with batch %d and %s with batch %d: %w",
+			a.Name(), a.Batch(), b.Name(), b.Batch(), ErrConfig)
+	}
+	pa, pb := a.Params(), b.Params()
+	if !reflect.DeepEqual(pa, pb) {
+		return fmt.Errorf("simulate: the two environments have different parameters: %v and %v: %w", pa, pb, ErrConfig)
+	}
+	return nil
+}
+
+// gainOf returns the batch mean of the return differences rh − ro and of
+// their gradients gh − gHom (k parameters).
+func gainOf(rh []float64, gh [][]float64, ro []float64, gHom [][]float64, k int) (float64, []float64) {
+	gain, grad := 0.0, make([]float64, k)
 	n := float64(len(rh))
 	for b := range rh {
 		gain += (rh[b] - ro[b]) / n
-		for k := range grad {
-			grad[k] += (gh[b][k] - gHom[b][k]) / n
+		for j := range grad {
+			grad[j] += (gh[b][j] - gHom[b][j]) / n
 		}
 	}
-	return gain, grad, nil
+	return gain, grad
 }
 
 // gradientsOverBatch runs element for every batch element b, one after

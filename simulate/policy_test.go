@@ -2,7 +2,10 @@ package simulate
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -173,4 +176,43 @@ func TestGainGradient(t *testing.T) {
 	if !(gain > 0) {
 		t.Errorf("specialists should beat identical agents under softmax(-2)∘softmax(2): gain %v", gain)
 	}
+}
+
+func TestGainGradientConcurrent(t *testing.T) {
+	cfg := CaptureConfig{Batch: 8, Reward: reward(t, "softmax(-2)", "softmax(2)"), EpisodeLength: 30}
+	a, b := newCapture(t, cfg), newCapture(t, cfg)
+	het, hom := a.SeekerPolicy(2, 0.5, 0.2, false), a.SeekerPolicy(2, 0.5, 0.2, true)
+	params := []string{"U.t", "T.t", "drag"}
+	want, wantGrad, err := GainGradient(newCapture(t, cfg), het, hom, 3, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rep := 0; rep < 3; rep++ { // the same on every call, whichever goroutine ends first
+		gain, grad, err := GainGradientConcurrent(a, b, het, hom, 3, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gain != want || !reflect.DeepEqual(grad, wantGrad) {
+			t.Fatalf("concurrent gain %v %v, sequential %v %v", gain, grad, want, wantGrad)
+		}
+	}
+
+	p := b.Params()
+	p.Values[p.Index("drag")] = 0.3
+	if err := b.SetParams(p); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := GainGradientConcurrent(a, b, het, hom, 3, params); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "different parameters") {
+		t.Errorf("environments with different θ: error %v, want ErrConfig naming the parameters", err)
+	}
+	small := newCapture(t, CaptureConfig{Batch: 4, Reward: cfg.Reward, EpisodeLength: 30})
+	if _, _, err := GainGradientConcurrent(a, small, het, hom, 3, params); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "batch") {
+		t.Errorf("environments with different batches: error %v, want ErrConfig naming the batch", err)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.HasPrefix(fmt.Sprint(r), "simulate: ") {
+			t.Errorf("one environment for both teams: panic %v, want a simulate: panic", r)
+		}
+	}()
+	GainGradientConcurrent(a, a, het, hom, 3, params)
 }
