@@ -87,7 +87,7 @@ func hetgpsCapture(u, t string, params []learn.ThetaParam) HetGPSSetting {
 		Label: "capture",
 		Spec: learn.HetGPSSpec{
 			Run: learn.RunSpec{Env: learn.EnvSpec{Name: "capture", Agents: 2, Tasks: 2, U: u, T: t},
-				Team:       learn.Config{Envs: 16, FramesPerIter: 1600},
+				Team:       captureTeam(),
 				Iterations: hetgpsCaptureIterations, EvalEvery: 10, EvalEpisodes: 32},
 			Params:       params,
 			ThetaLR:      0.05,
