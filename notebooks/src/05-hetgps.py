@@ -173,14 +173,10 @@ for _, n := range []int{2, 3, 4, 8} {
 ("markdown", r"""
 ## 3 · The full reproduction
 
-`hetgain reproduce hetgps softmax` (or `reproduce.RunHetGPS("softmax", ...)`) runs the paper's Figure 5a setting in the matrix game with $N = M = 2$ and $N = M = 4$ (and Multi-goal-capture), 3 seeds each, 400 iterations of 1600 frames per team in the matrix game. The logs of its matrix-game runs are kept in `testdata/reproductions/hetgps-softmax`; `reproduce.LoadHetGPS` reads them back without training.
+`hetgain reproduce hetgps softmax` (or `reproduce.RunHetGPS("softmax", ...)`) runs the paper's Figure 5a setting in the matrix game with $N = M = 2$ and $N = M = 4$ and in Multi-goal-capture, 3 seeds each of 400 iterations of 1600 frames per team (in Multi-goal-capture with 10 epochs of PPO per iteration). The logs of all nine runs are kept in `testdata/reproductions/hetgps-softmax`; `reproduce.LoadHetGPS` reads them back without training.
 """),
 ("code", r"""
 exp, err := reproduce.HetGPSLookup("softmax")
-if err != nil {
-	panic(err)
-}
-exp, err = exp.Only("matrix2", "matrix4")
 if err != nil {
 	panic(err)
 }
@@ -196,8 +192,11 @@ full.Figure("matrix2")
 ("code", r"""
 full.Figure("matrix4")
 """),
+("code", r"""
+full.Figure("capture")
+"""),
 ("markdown", r"""
-The mean and band over seeds at $N = M = 2$ mixes the two outcomes of the saddle (the wide band); at $N = M = 4$ every seed leaves it the theory's way, and the gain approaches the $\min \circ \max$ value of 0.75. The per-iteration numbers are in `Trajectories()` (also written as `trajectories.csv` by the command):
+The mean and band over seeds at $N = M = 2$ mixes the two outcomes of the saddle (the wide band); at $N = M = 4$ every seed leaves it the theory's way, and the gain approaches the $\min \circ \max$ value of 0.75. In Multi-goal-capture (640,000 frames per team, 0.7% of the paper's 90M, 11 minutes on two cores) one seed of three does what the paper's Figure 5a shows: seed 3 ends at $(\tau_T, \tau_U) = (13.1, -10.1)$ with a gain of 1.42. Seed 2 takes $\tau_U$ down to $-7.5$ but leaves $\tau_T$ near 0 (0.1), so there is no gain to rise; seed 1 takes both up, to $(15.1, 10.8)$, close to $\max \circ \max$, where both teams simply send agents to a goal and the gain stays near 0. The saddle at $(0, 0)$ is the same as in the matrix game; which side a seed leaves it by is decided by the first noisy steps. The per-iteration numbers are in `Trajectories()` (also written as `trajectories.csv` by the command):
 """),
 ("code", r"""
 traj := full.Trajectories()
@@ -205,16 +204,16 @@ last := traj.Filter(dataframe.F{Colname: "iteration", Comparator: series.Eq, Com
 show(last)
 """),
 ("markdown", r"""
-**The other presets**, run once while writing this notebook (matrix game, $N = M = 2$, 3 seeds of 400 iterations each; Multi-goal-capture 3 seeds of 150 iterations, 960,000 frames per team; their logs are not stored):
+**The other presets**, run once while writing this notebook (matrix game, $N = M = 2$, 3 seeds of 400 iterations each; Multi-goal-capture 3 seeds of 400 iterations, 640,000 frames per team; their logs are not stored):
 
 | preset | start $(\tau_T, \tau_U)$ | outcome |
 |---|---|---|
 | `powersum`, bounded to $[0.3, 6]$ | $(1, 1)$, the sum | 1 of 3 seeds ends at $(5.5, 0.31)$ with gain 0.76; the other two stall below 1 on both, where $T$ is Schur-concave: the same saddle as softmax at 0 |
 | `adverse` | $(-5, 5)$ | 0 of 3: every team puts all effort on one task, the gain and its gradient are 0, and $\theta$ barely moves ($\tau_T$ to about $-4$) |
 | `descent` (minimising) | $(5, -5)$ | 3 of 3: the gain peaks near 0.45 while the heterogeneous team specialises, then $\tau_T$ falls below 0 (to about $-4$) and the gain ends at 0; on the way it dips below 0 while the homogeneous team learns the new reward faster |
-| `softmax`, Multi-goal-capture | $(0, 0)$ | 1 of 3 seeds moves the theory's way, to $(3.6, -3.3)$, but at this budget (1% of the paper's 90M frames) no seed shows a clear gain yet |
+| `adverse`, Multi-goal-capture | $(-5, 5)$ | 0 of 3: $\tau_T$ climbs out of the concave side in every seed (to $-0.4$, 12.2 and 11.8), but $\tau_U$ falls in only one (5 to 3.7) and rises in the others (to 13.5 and 14.1); the paper reaches about $(23, -17)$ with 90M frames per run |
 
-The adverse start is hopeless in the matrix game for the same reason as the failing seeds above: with $T$ Schur-concave the best gain is 0 whatever $U$ is, so there is no gradient to follow. The paper's adverse runs are in Multi-goal-capture, where the bonus for covering every goal does not depend on $\theta$ and can reward specialists wherever $\theta$ is, which may be what lets them escape.
+The adverse start is hopeless in the matrix game for the same reason as the failing seeds above: with $T$ Schur-concave the best gain is 0 whatever $U$ is, so there is no gradient to follow. In Multi-goal-capture $\theta$ does move from the adverse start: the bonus for covering every goal does not depend on $\theta$ and rewards specialists wherever $\theta$ is, so $T$ turns convex; $U$ has not followed within this budget.
 """),
 ]
 
