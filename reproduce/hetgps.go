@@ -757,7 +757,7 @@ func (r *HetGPSResults) Summary() string {
 			}
 		}
 		fmt.Fprintf(&b, "%s (%s, %d iterations, %s frames per team): %d of %d seeds as expected, %.0f s of training\n",
-			s.Label, s.Spec.Run.Env.String(), s.Spec.Run.Iterations, hetgpsCount(hetgpsFrames(r, s.Label)), good, n, secs)
+			s.Label, s.Spec.Run.Env.String(), s.Spec.Run.Iterations, formatCount(hetgpsFrames(r, s.Label)), good, n, secs)
 		b.WriteString(lines.String())
 	}
 	return b.String()
@@ -826,21 +826,4 @@ func hetgpsSafeName(s string) bool {
 		}
 	}
 	return true
-}
-
-// hetgpsCount writes n with thousands separators, or in millions from
-// 10 million.
-func hetgpsCount(n int64) string {
-	if n >= 10_000_000 {
-		return fmt.Sprintf("%.3gM", float64(n)/1e6)
-	}
-	s := strconv.FormatInt(n, 10)
-	var out []byte
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
