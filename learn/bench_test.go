@@ -59,3 +59,10 @@ func BenchmarkIterateCapture(b *testing.B) { benchIterate(b, benchCapture, Confi
 // BenchmarkIterateCaptureReference: Capture with the 2 x 256 networks of
 // ReferenceConfig, 16 episodes of 100 steps per iteration.
 func BenchmarkIterateCaptureReference(b *testing.B) { benchIterate(b, benchCapture, referenceNet()) }
+
+// BenchmarkIterateCaptureExperiment: Capture with the team of the
+// reproduce package's Capture experiment (default network, 16 episodes of
+// 100 steps and 10 epochs of minibatches of 400 per iteration).
+func BenchmarkIterateCaptureExperiment(b *testing.B) {
+	benchIterate(b, benchCapture, Config{Envs: 16, FramesPerIter: 1600, Epochs: 10})
+}

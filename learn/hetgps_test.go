@@ -438,23 +438,27 @@ func hetgpsBenchHetGPS(b *testing.B, s HetGPSSpec) {
 
 // hetgpsBenchSpecs are the settings of the cost benchmarks: the matrix game and
 // Multi-goal-capture with the default team configuration, evaluations
-// switched off, θ = (T.t, U.t) and the default GradEpisodes.
+// switched off, θ = (T.t, U.t) and the default GradEpisodes; and
+// "capture-e10", Capture with the team of the reproduce package's capture
+// presets (16 episodes, 1600 frames and 10 epochs per iteration).
 func hetgpsBenchSpecs() map[string]HetGPSSpec {
 	m := HetGPSSpec{Run: RunSpec{Env: EnvSpec{Name: "matrix", U: "softmax(0)", T: "softmax(0)"}, Team: Config{Seed: 1},
 		EvalEvery: 1 << 30}, Params: []ThetaParam{{Name: "T.t"}, {Name: "U.t"}}}
 	c := m
 	c.Run.Env.Name = "capture"
-	return map[string]HetGPSSpec{"matrix": m, "capture": c}
+	e := c
+	e.Run.Team = Config{Seed: 1, Envs: 16, FramesPerIter: 1600, Epochs: 10}
+	return map[string]HetGPSSpec{"matrix": m, "capture": c, "capture-e10": e}
 }
 
 func BenchmarkPairIteration(b *testing.B) {
-	for _, name := range []string{"matrix", "capture"} {
+	for _, name := range []string{"matrix", "capture", "capture-e10"} {
 		b.Run(name, func(b *testing.B) { hetgpsBenchPair(b, hetgpsBenchSpecs()[name]) })
 	}
 }
 
 func BenchmarkHetGPSIteration(b *testing.B) {
-	for _, name := range []string{"matrix", "capture"} {
+	for _, name := range []string{"matrix", "capture", "capture-e10"} {
 		b.Run(name, func(b *testing.B) { hetgpsBenchHetGPS(b, hetgpsBenchSpecs()[name]) })
 	}
 }
