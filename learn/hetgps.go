@@ -122,6 +122,11 @@ type HetGPSSpec struct {
 	// train the agents and which step θ (see Plan). Zero means 1.
 	Schedule             Schedule
 	AgentIters, EnvIters int
+	// WarmUp is the number of iterations at the start that train the
+	// agents only, before the Schedule begins (default 0). θ then first
+	// moves on the gain of teams that have learned something rather than
+	// on the differences between two freshly initialised teams.
+	WarmUp int
 	// Descent minimises the gain instead of maximising it.
 	Descent bool
 	// SGD takes plain gradient steps ρ ← ρ ± ThetaLR·∇ instead of Adam's.
@@ -158,7 +163,8 @@ func (s HetGPSSpec) Check() error {
 // Plan returns what HetGPS iteration iter (counted from 1) does: train
 // the agents, step θ, or both.
 //
-// Concurrent: the agents train at every iteration, θ steps at every x-th
+// Iterations 1 to WarmUp train the agents only; the schedule counts its
+// iterations from the next one. Concurrent: the agents train at every iteration, θ steps at every x-th
 // (x = AgentIters). Alternated: cycles of x iterations that train the
 // agents, then y = EnvIters iterations that step θ.
 func (s HetGPSSpec) Plan(iter int) (agents, env bool) {
@@ -172,6 +178,10 @@ func (s HetGPSSpec) Plan(iter int) (agents, env bool) {
 	if iter < 1 {
 		return false, false
 	}
+	if iter <= s.WarmUp {
+		return true, false
+	}
+	iter -= s.WarmUp
 	if s.Schedule == Alternated {
 		p := (iter - 1) % (x + y)
 		return p < x, p >= x
@@ -192,6 +202,9 @@ func (s HetGPSSpec) check() error {
 	}
 	if s.AgentIters < 0 || s.EnvIters < 0 {
 		return bad("AgentIters %d, EnvIters %d, want >= 1", s.AgentIters, s.EnvIters)
+	}
+	if s.WarmUp < 0 {
+		return bad("WarmUp = %d, want >= 0", s.WarmUp)
 	}
 	if s.GradEpisodes < 0 {
 		return bad("GradEpisodes = %d, want >= 1", s.GradEpisodes)
@@ -376,6 +389,7 @@ type hetgpsRecord struct {
 	Params               []ThetaParam
 	Schedule             string
 	AgentIters, EnvIters int
+	WarmUp               int `json:",omitempty"`
 	Descent, SGD         bool
 	ThetaLR              float64
 	GradEpisodes         int
@@ -385,7 +399,7 @@ func (s HetGPSSpec) record() hetgpsRecord {
 	run := s.Run
 	run.Iterations = 0
 	return hetgpsRecord{Algorithm: "HetGPS", Iterations: s.Run.Iterations, Run: run, Params: s.Params,
-		Schedule: s.Schedule.String(), AgentIters: s.AgentIters, EnvIters: s.EnvIters,
+		Schedule: s.Schedule.String(), AgentIters: s.AgentIters, EnvIters: s.EnvIters, WarmUp: s.WarmUp,
 		Descent: s.Descent, SGD: s.SGD, ThetaLR: s.ThetaLR, GradEpisodes: s.GradEpisodes}
 }
 

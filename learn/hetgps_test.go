@@ -63,9 +63,12 @@ func TestHetGPSPlan(t *testing.T) {
 		{HetGPSSpec{Schedule: Alternated}, "aeaeaeae"},
 		{HetGPSSpec{Schedule: Alternated, AgentIters: 3, EnvIters: 2}, "aaaeeaaa"},
 		{HetGPSSpec{Schedule: Alternated, AgentIters: 1, EnvIters: 3}, "aeeeaeee"},
+		{HetGPSSpec{WarmUp: 3}, "aaaBBBBB"},
+		{HetGPSSpec{Schedule: Concurrent, AgentIters: 2, WarmUp: 1}, "aaBaBaBa"},
+		{HetGPSSpec{Schedule: Alternated, AgentIters: 1, EnvIters: 2, WarmUp: 2}, "aaaeeaee"},
 	} {
 		if got := plan(c.s, 8); got != c.want {
-			t.Errorf("%v x=%d y=%d: plan %s, want %s", c.s.Schedule, c.s.AgentIters, c.s.EnvIters, got, c.want)
+			t.Errorf("%v x=%d y=%d warm-up %d: plan %s, want %s", c.s.Schedule, c.s.AgentIters, c.s.EnvIters, c.s.WarmUp, got, c.want)
 		}
 	}
 	if a, e := (HetGPSSpec{}).Plan(0); a || e {
@@ -86,7 +89,7 @@ func TestHetGPSPlan(t *testing.T) {
 // the gradient columns and the frames of each row.
 func TestHetGPSLogsSchedule(t *testing.T) {
 	s := hetgpsMatrix(1, 7)
-	s.Schedule, s.AgentIters, s.EnvIters = Alternated, 2, 1
+	s.Schedule, s.AgentIters, s.EnvIters, s.WarmUp = Alternated, 2, 1, 2
 	res, err := HetGPS(s, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -147,6 +150,7 @@ func TestHetGPSValidation(t *testing.T) {
 		{func(s *HetGPSSpec) { s.Params[0].Init = math.NaN() }, `"T.t"`},
 		{func(s *HetGPSSpec) { s.ThetaLR = -1 }, "ThetaLR"},
 		{func(s *HetGPSSpec) { s.GradEpisodes = -1 }, "GradEpisodes"},
+		{func(s *HetGPSSpec) { s.WarmUp = -2 }, "WarmUp"},
 		{func(s *HetGPSSpec) { s.Schedule = 7 }, "Schedule"},
 		{func(s *HetGPSSpec) { s.AgentIters = -1 }, "AgentIters"},
 		{func(s *HetGPSSpec) { s.Run.Env.U = "min" }, `"U.t"`},

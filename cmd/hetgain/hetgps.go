@@ -116,6 +116,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	fs.Var(schedule, "schedule", "`SCHEDULE`: concurrent or alternated")
 	x := fs.Int("x", 1, "concurrent: θ steps every x iterations; alternated: x agent iterations per cycle")
 	y := fs.Int("y", 1, "alternated: y environment iterations per cycle")
+	warmUp := fs.Int("warmup", 0, "iterations at the start that train the agents only, before the schedule begins")
 	descent := fs.Bool("descent", false, "minimise the gain instead of maximising it")
 	sgd := fs.Bool("sgd", false, "plain gradient steps on θ instead of Adam")
 	thetaLR := fs.Float64("theta-lr", learn.HetGPSDefaultThetaLR, "learning rate of θ")
@@ -167,7 +168,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		spec := learn.HetGPSSpec{
 			Run: learn.RunSpec{Env: es, Team: cfg, Iterations: *iterations,
 				EvalEvery: *tf.evalEvery, EvalEpisodes: *tf.evalEpisodes},
-			AgentIters: *x, EnvIters: *y, Descent: *descent, SGD: *sgd, ThetaLR: *thetaLR, GradEpisodes: *gradEpisodes,
+			AgentIters: *x, EnvIters: *y, WarmUp: *warmUp, Descent: *descent, SGD: *sgd, ThetaLR: *thetaLR, GradEpisodes: *gradEpisodes,
 		}
 		if schedule.value == "alternated" {
 			spec.Schedule = learn.Alternated
