@@ -16,6 +16,7 @@ import (
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
 	"github.com/hetgain/hetgain/tables"
+	"gonum.org/v1/gonum/floats"
 )
 
 // HetGPSSetting is one environment of a HetGPS experiment, searched once
@@ -665,6 +666,32 @@ type HetGPSOutcome struct {
 	AsExpected bool
 }
 
+// gainWindows returns the mean gain over the first, the last and the best
+// tenth (at least one) of the iterations that stepped θ, the only ones
+// with a gain (not those of a warm-up, nor the agents' iterations of an
+// alternated schedule). All three are NaN if no iteration stepped θ.
+func gainWindows(log []learn.HetGPSStats) (start, end, peak float64) {
+	var g []float64
+	for _, row := range log {
+		if !math.IsNaN(row.GradGain) {
+			g = append(g, row.GradGain)
+		}
+	}
+	if len(g) == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	w := len(g) / 10
+	if w < 1 {
+		w = 1
+	}
+	mean := func(x []float64) float64 { return floats.Sum(x) / float64(len(x)) }
+	start, end, peak = mean(g[:w]), mean(g[len(g)-w:]), math.Inf(-1)
+	for k := 0; k+w <= len(g); k++ {
+		peak = math.Max(peak, mean(g[k:k+w]))
+	}
+	return start, end, peak
+}
+
 // Outcomes returns the outcome of every run, in the order of Runs.
 func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
 	var out []HetGPSOutcome
@@ -676,29 +703,7 @@ func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
 		o := HetGPSOutcome{Setting: run.Setting, Seed: run.Seed}
 		copy(o.ThetaStart[:], run.Init)
 		copy(o.ThetaEnd[:], run.Log[len(run.Log)-1].Theta)
-		w := len(run.Log) / 10
-		if w < 1 {
-			w = 1
-		}
-		avg := func(rows []learn.HetGPSStats) float64 {
-			sum, n := 0.0, 0
-			for _, row := range rows {
-				if !math.IsNaN(row.GradGain) {
-					sum, n = sum+row.GradGain, n+1
-				}
-			}
-			if n == 0 {
-				return math.NaN()
-			}
-			return sum / float64(n)
-		}
-		o.GainStart, o.GainEnd = avg(run.Log[:w]), avg(run.Log[len(run.Log)-w:])
-		o.GainPeak = math.Inf(-1)
-		for k := 0; k+w <= len(run.Log); k++ {
-			if g := avg(run.Log[k : k+w]); g > o.GainPeak {
-				o.GainPeak = g
-			}
-		}
+		o.GainStart, o.GainEnd, o.GainPeak = gainWindows(run.Log)
 		const dTheta, dGain = 0.1, hetgpsGainTolerance
 		o.TRose, o.TFell = o.ThetaEnd[0] > o.ThetaStart[0]+dTheta, o.ThetaEnd[0] < o.ThetaStart[0]-dTheta
 		o.UFell, o.URose = o.ThetaEnd[1] < o.ThetaStart[1]-dTheta, o.ThetaEnd[1] > o.ThetaStart[1]+dTheta

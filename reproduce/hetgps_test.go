@@ -217,6 +217,24 @@ func TestHetGPSOutcomes(t *testing.T) {
 	if o := res.Outcomes()[0]; !o.TRose || !o.UFell || o.InGainRegion || o.GainRose || o.AsExpected {
 		t.Errorf("adverse: %+v", o)
 	}
+	// The gain is judged on the iterations that stepped θ: a warm-up's
+	// rows (no gain) do not count, and the first window after it is the
+	// start.
+	warm := run(5, 2, -2, 0.05, 0.4)
+	for k := 0; k < 4; k++ {
+		warm.Log[k].GradGain = math.NaN()
+	}
+	res.Runs = []HetGPSRun{warm}
+	ow := res.Outcomes()[0]
+	if want := warm.Log[4].GradGain; ow.GainStart != want || math.Abs(ow.GainEnd-0.4) > 1e-12 || !ow.GainRose || !ow.AsExpected {
+		t.Errorf("after a warm-up: gain %v → %v (want %v → 0.4), %+v", ow.GainStart, ow.GainEnd, want, ow)
+	}
+	for k := range warm.Log {
+		warm.Log[k].GradGain = math.NaN()
+	}
+	if o := res.Outcomes()[0]; !math.IsNaN(o.GainStart) || !math.IsNaN(o.GainPeak) || o.GainRose || o.AsExpected {
+		t.Errorf("without environment steps: %+v", o)
+	}
 	// A descent is judged the other way.
 	e.Settings[0].Spec.Descent = true
 	res.Experiment = e
