@@ -650,16 +650,31 @@ func TestStoredReproductions(t *testing.T) {
 	}
 	positiveAsPaper(t, "capture", capture.Table())
 
-	e, err := HetGPSLookup("softmax")
+	storedHetGPS(t, "softmax", 9)
+	storedHetGPS(t, "powersum", 6)
+}
+
+// storedHetGPS checks the stored HetGPS reproduction of a preset: all runs
+// load, and the stored summary is the one the logs give.
+func storedHetGPS(t *testing.T, name string, runs int) {
+	e, err := HetGPSLookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hg, err := LoadHetGPS(e, filepath.Join("..", "testdata", "reproductions", "hetgps-softmax"))
+	dir := filepath.Join("..", "testdata", "reproductions", "hetgps-"+name)
+	hg, err := LoadHetGPS(e, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hg.Runs) != 9 {
-		t.Errorf("HetGPS softmax: %d finished runs, want 9 (matrix2, matrix4, capture)", len(hg.Runs))
+	if len(hg.Runs) != runs {
+		t.Errorf("HetGPS %s: %d finished runs, want %d", name, len(hg.Runs), runs)
+	}
+	stored, err := os.ReadFile(filepath.Join(dir, HetGPSSummary))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hg.Summary(); got != string(stored) {
+		t.Errorf("HetGPS %s: the stored %s differs from the logs' summary:\n%s\nwant\n%s", name, HetGPSSummary, stored, got)
 	}
 }
 
