@@ -652,6 +652,8 @@ func TestStoredReproductions(t *testing.T) {
 
 	storedHetGPS(t, "softmax", 9)
 	storedHetGPS(t, "powersum", 6)
+	storedHetGPS(t, "adverse", 6)
+	storedHetGPS(t, "descent", 6)
 }
 
 // storedHetGPS checks the stored HetGPS reproduction of a preset: all runs
