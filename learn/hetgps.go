@@ -164,9 +164,10 @@ func (s HetGPSSpec) Check() error {
 // the agents, step θ, or both.
 //
 // Iterations 1 to WarmUp train the agents only; the schedule counts its
-// iterations from the next one. Concurrent: the agents train at every iteration, θ steps at every x-th
-// (x = AgentIters). Alternated: cycles of x iterations that train the
-// agents, then y = EnvIters iterations that step θ.
+// iterations from the next one. Concurrent: the agents train at every
+// iteration, θ steps at every x-th (x = AgentIters). Alternated: cycles of
+// x iterations that train the agents, then y = EnvIters iterations that
+// step θ.
 func (s HetGPSSpec) Plan(iter int) (agents, env bool) {
 	x, y := s.AgentIters, s.EnvIters
 	if x < 1 {
