@@ -413,6 +413,17 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 	return res, nil
 }
 
+// LoadHetGPSPreset is LoadHetGPS for the preset experiment of a name
+// (see HetGPSLookup); an unknown name gives an error wrapping
+// learn.ErrConfig.
+func LoadHetGPSPreset(name, dir string) (*HetGPSResults, error) {
+	e, err := HetGPSLookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return LoadHetGPS(e, dir)
+}
+
 // LoadHetGPS reads the finished runs of e in dir back, without running
 // anything (for notebooks). Unfinished runs are left out. It returns an
 // error if dir does not exist, if a log cannot be read, or (wrapping

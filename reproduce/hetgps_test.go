@@ -71,6 +71,9 @@ func TestHetGPSPresets(t *testing.T) {
 	if _, err := HetGPSLookup("sideways"); !errors.Is(err, learn.ErrConfig) {
 		t.Errorf("unknown name: %v", err)
 	}
+	if _, err := LoadHetGPSPreset("sideways", t.TempDir()); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), "sideways") {
+		t.Errorf("LoadHetGPSPreset, unknown name: %v", err)
+	}
 	if _, err := exps[0].Only("matrix3"); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), "matrix3") {
 		t.Errorf("unknown setting: %v", err)
 	}

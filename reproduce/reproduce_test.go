@@ -659,12 +659,8 @@ func TestStoredReproductions(t *testing.T) {
 // storedHetGPS checks the stored HetGPS reproduction of a preset: all runs
 // load, and the stored summary is the one the logs give.
 func storedHetGPS(t *testing.T, name string, runs int) {
-	e, err := HetGPSLookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := filepath.Join("..", "testdata", "reproductions", "hetgps-"+name)
-	hg, err := LoadHetGPS(e, dir)
+	hg, err := LoadHetGPSPreset(name, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,14 +173,10 @@ for _, n := range []int{2, 3, 4, 8} {
 ("markdown", r"""
 ## 3 · The full reproduction
 
-`hetgain reproduce hetgps softmax` (or `reproduce.RunHetGPS("softmax", ...)`) runs the paper's Figure 5a setting in the matrix game with $N = M = 2$ and $N = M = 4$ and in Multi-goal-capture, 3 seeds each of 400 iterations of 1600 frames per team (in Multi-goal-capture with 10 epochs of PPO per iteration). The logs of all nine runs are kept in `testdata/reproductions/hetgps-softmax`; `reproduce.LoadHetGPS` reads them back without training.
+`hetgain reproduce hetgps softmax` (or `reproduce.RunHetGPS("softmax", ...)`) runs the paper's Figure 5a setting in the matrix game with $N = M = 2$ and $N = M = 4$ and in Multi-goal-capture, 3 seeds each of 400 iterations of 1600 frames per team (in Multi-goal-capture with 10 epochs of PPO per iteration). The logs of all nine runs are kept in `testdata/reproductions/hetgps-softmax`; `reproduce.LoadHetGPSPreset` reads them back without training.
 """),
 ("code", r"""
-exp, err := reproduce.HetGPSLookup("softmax")
-if err != nil {
-	panic(err)
-}
-full, err := reproduce.LoadHetGPS(exp, "../testdata/reproductions/hetgps-softmax")
+full, err := reproduce.LoadHetGPSPreset("softmax", "../testdata/reproductions/hetgps-softmax")
 if err != nil {
 	panic(err)
 }
@@ -207,11 +203,7 @@ show(last)
 **Power-sum**, from the sum $(\tau_T, \tau_U) = (1, 1)$ with both exponents kept in $[0.3, 6]$ by the squash (the paper's Figure 5b): the logs of `hetgain reproduce hetgps powersum` are kept in `testdata/reproductions/hetgps-powersum`.
 """),
 ("code", r"""
-pexp, err := reproduce.HetGPSLookup("powersum")
-if err != nil {
-	panic(err)
-}
-power, err := reproduce.LoadHetGPS(pexp, "../testdata/reproductions/hetgps-powersum")
+power, err := reproduce.LoadHetGPSPreset("powersum", "../testdata/reproductions/hetgps-powersum")
 if err != nil {
 	panic(err)
 }
@@ -223,7 +215,7 @@ power.Figure("capture")
 ("markdown", r"""
 In Multi-goal-capture two seeds of three end as the paper's Figure 5b: $\tau_T$ at the top of its range (4.6 and 6.0, $T$ Schur-convex) and $\tau_U$ at the bottom (0.30, $U$ Schur-concave), with gains of 1.96 and 0.65. Seed 1 shows what a gain *in learning* can be when the theory's gain is 0: it goes the other way, to $(0.66, 6)$, where $T$ is Schur-concave and the theory's best allocation (both agents on one goal) is open to identical agents too. Power sums are not normalised, so with $\tau_U = 6$ that allocation pays many times more than any other; the heterogeneous team found it and the homogeneous one had not yet, and the gain, 43.8, measures only how much faster one team learned. The band over seeds is wide for that reason. In the matrix game one seed of three ends at $(5.5, 0.31)$ with gain 0.76; the other two stall below 1 on both, where $T$ is Schur-concave: the same saddle as softmax at 0.
 
-**The other presets** (matrix game, $N = M = 2$, 3 seeds of 400 iterations each; Multi-goal-capture 3 seeds of 400 iterations, 640,000 frames per team); their logs are kept in `testdata/reproductions/hetgps-adverse` and `hetgps-descent`, and `reproduce.LoadHetGPS` reads them as above:
+**The other presets** (matrix game, $N = M = 2$, 3 seeds of 400 iterations each; Multi-goal-capture 3 seeds of 400 iterations, 640,000 frames per team); their logs are kept in `testdata/reproductions/hetgps-adverse` and `hetgps-descent`, and `reproduce.LoadHetGPSPreset` reads them as above:
 
 | preset | start $(\tau_T, \tau_U)$ | outcome |
 |---|---|---|
