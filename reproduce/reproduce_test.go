@@ -641,19 +641,41 @@ func TestStoredReproductions(t *testing.T) {
 		matrixWithinTolerance(t, n)
 	}
 
-	capture, err := Load(Capture(), filepath.Join("..", "testdata", "reproductions", "capture"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(capture.Cells) != 27 {
-		t.Errorf("capture: %d finished runs, want 27", len(capture.Cells))
-	}
-	positiveAsPaper(t, "capture", capture.Table())
+	positiveAsPaper(t, "capture", storedTable(t, Capture(), 27))
+	storedTable(t, Tag(), 27)
 
 	storedHetGPS(t, "softmax", 9)
 	storedHetGPS(t, "powersum", 6)
 	storedHetGPS(t, "adverse", 6)
 	storedHetGPS(t, "descent", 6)
+}
+
+// storedTable loads the stored reproduction of e, checks that it has the
+// given number of finished runs and that its stored gains.csv is the table
+// its logs give, and returns that table.
+func storedTable(t *testing.T, e Experiment, runs int) dataframe.DataFrame {
+	t.Helper()
+	dir := filepath.Join("..", "testdata", "reproductions", e.Name)
+	res, err := Load(e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != runs {
+		t.Errorf("%s: %d finished runs, want %d", e.Name, len(res.Cells), runs)
+	}
+	df := res.Table()
+	var got bytes.Buffer
+	if err := tables.WriteCSV(&got, df); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := os.ReadFile(filepath.Join(dir, "gains.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != string(stored) {
+		t.Errorf("%s: the stored gains.csv differs from the logs' table:\n%s\nwant\n%s", e.Name, stored, got.String())
+	}
+	return df
 }
 
 // storedHetGPS checks the stored HetGPS reproduction of a preset: all runs
