@@ -444,7 +444,8 @@ func hetgpsBenchHetGPS(b *testing.B, s HetGPSSpec) {
 // Multi-goal-capture with the default team configuration, evaluations
 // switched off, θ = (T.t, U.t) and the default GradEpisodes; and
 // "capture-e10", Capture with the team of the reproduce package's capture
-// presets (16 episodes, 1600 frames and 10 epochs per iteration).
+// presets (16 episodes, 1600 frames and 10 epochs per iteration); and
+// "capture-preset", capture-e10 with the presets' 128 gradient episodes.
 func hetgpsBenchSpecs() map[string]HetGPSSpec {
 	m := HetGPSSpec{Run: RunSpec{Env: EnvSpec{Name: "matrix", U: "softmax(0)", T: "softmax(0)"}, Team: Config{Seed: 1},
 		EvalEvery: 1 << 30}, Params: []ThetaParam{{Name: "T.t"}, {Name: "U.t"}}}
@@ -452,7 +453,9 @@ func hetgpsBenchSpecs() map[string]HetGPSSpec {
 	c.Run.Env.Name = "capture"
 	e := c
 	e.Run.Team = Config{Seed: 1, Envs: 16, FramesPerIter: 1600, Epochs: 10}
-	return map[string]HetGPSSpec{"matrix": m, "capture": c, "capture-e10": e}
+	p := e
+	p.GradEpisodes = 128
+	return map[string]HetGPSSpec{"matrix": m, "capture": c, "capture-e10": e, "capture-preset": p}
 }
 
 func BenchmarkPairIteration(b *testing.B) {
@@ -462,7 +465,7 @@ func BenchmarkPairIteration(b *testing.B) {
 }
 
 func BenchmarkHetGPSIteration(b *testing.B) {
-	for _, name := range []string{"matrix", "capture", "capture-e10"} {
+	for _, name := range []string{"matrix", "capture", "capture-e10", "capture-preset"} {
 		b.Run(name, func(b *testing.B) { hetgpsBenchHetGPS(b, hetgpsBenchSpecs()[name]) })
 	}
 }
