@@ -520,6 +520,7 @@ func hetgpsMeanStd(v []float64) (float64, float64) {
 // hetgpsQuantity is a column of the trajectories: θ_name or the gain.
 type hetgpsQuantity struct {
 	column, title string
+	param         string // the parameter's name, "" for the gain
 	f             func(learn.HetGPSStats) float64
 }
 
@@ -527,7 +528,7 @@ func (r *HetGPSResults) quantities() []hetgpsQuantity {
 	var q []hetgpsQuantity
 	for j, name := range []string{"T.t", "U.t"} {
 		j := j
-		q = append(q, hetgpsQuantity{"theta_" + name, "τ of " + name[:1] + " (" + name + ")",
+		q = append(q, hetgpsQuantity{"theta_" + name, "τ of " + name[:1] + " (" + name + ")", name,
 			func(s learn.HetGPSStats) float64 {
 				if j < len(s.Theta) {
 					return s.Theta[j]
@@ -535,7 +536,7 @@ func (r *HetGPSResults) quantities() []hetgpsQuantity {
 				return math.NaN()
 			}})
 	}
-	q = append(q, hetgpsQuantity{"gain", "gain ΔR (het − hom)", func(s learn.HetGPSStats) float64 { return s.GradGain }})
+	q = append(q, hetgpsQuantity{"gain", "gain ΔR (het − hom)", "", func(s learn.HetGPSStats) float64 { return s.GradGain }})
 	return q
 }
 
@@ -601,8 +602,8 @@ func (r *HetGPSResults) WriteCSV(path string) error {
 }
 
 // Figure draws one setting: τ_T, τ_U and the gain against the iteration,
-// each the mean over seeds with a band of one standard deviation, the
-// family's Schur boundary as the reference line of the τ panels and 0 in
+// each the mean over seeds with a band of one standard deviation (clipped
+// to the bounds of a bounded parameter), the family's Schur boundary as the reference line of the τ panels and 0 in
 // the gain's. It panics if the experiment has no such setting.
 func (r *HetGPSResults) Figure(setting string) *figures.Figure {
 	e := r.Experiment
@@ -629,13 +630,7 @@ func (r *HetGPSResults) Figure(setting string) *figures.Figure {
 		if x == nil {
 			pn.Title += " (no data)"
 		} else {
-			b := figures.Band{Label: "mean ± std over seeds", X: x, Mean: m}
-			if n > 1 {
-				for p := range m {
-					b.Lo, b.Hi = append(b.Lo, m[p]-sd[p]), append(b.Hi, m[p]+sd[p])
-				}
-			}
-			pn.Bands = []figures.Band{b}
+			pn.Bands = []figures.Band{hetgpsBand(x, m, sd, n > 1, s.param(q.param))}
 		}
 		panels = append(panels, pn)
 	}
@@ -649,6 +644,38 @@ func (r *HetGPSResults) Figure(setting string) *figures.Figure {
 	}
 	title += fmt.Sprintf(", %s: %s, %d seeds", setting, s.Spec.Run.Env.String(), n)
 	return figures.BandPanels(title, "iteration", "", 3, false, panels...)
+}
+
+// hetgpsBand returns the band of a quantity: its mean over seeds with,
+// if withStd, one standard deviation either side. For a bounded parameter
+// the band is clipped to its bounds, which the seeds cannot leave, and
+// the label says so.
+func hetgpsBand(x, mean, sd []float64, withStd bool, p learn.ThetaParam) figures.Band {
+	b := figures.Band{Label: "mean ± std over seeds", X: x, Mean: mean}
+	if !withStd {
+		return b
+	}
+	lo, hi := math.Inf(-1), math.Inf(1)
+	if p.Bounded() {
+		lo, hi = p.Low, p.High
+		b.Label += fmt.Sprintf(", clipped to [%g, %g]", lo, hi)
+	}
+	for k := range mean {
+		b.Lo = append(b.Lo, math.Max(lo, mean[k]-sd[k]))
+		b.Hi = append(b.Hi, math.Min(hi, mean[k]+sd[k]))
+	}
+	return b
+}
+
+// param returns the searched parameter of a name, or an unbounded one if
+// the setting does not search it (or name is "", the gain).
+func (s HetGPSSetting) param(name string) learn.ThetaParam {
+	for _, p := range s.Spec.Params {
+		if p.Name == name {
+			return p
+		}
+	}
+	return learn.ThetaParam{}
 }
 
 // hetgpsGainTolerance is the change of the gain, as a fraction of the

@@ -246,3 +246,26 @@ func TestHetGPSOutcomes(t *testing.T) {
 		t.Errorf("descent: %+v", o[0])
 	}
 }
+
+// TestHetGPSBand checks the bands of the figures: mean ± std for a free
+// parameter and the gain, clipped to the bounds for a bounded one.
+func TestHetGPSBand(t *testing.T) {
+	x, mean, sd := []float64{1, 2, 3}, []float64{0.5, 3, 5.5}, []float64{1, 1, 1}
+	free := hetgpsBand(x, mean, sd, true, learn.ThetaParam{Name: "T.t"})
+	bounded := hetgpsBand(x, mean, sd, true, learn.ThetaParam{Name: "T.t", Init: 1, Low: 0.3, High: 6})
+	for k := range mean {
+		if free.Lo[k] != mean[k]-sd[k] || free.Hi[k] != mean[k]+sd[k] {
+			t.Errorf("free band at %d: [%g, %g], want mean ± std [%g, %g]", k, free.Lo[k], free.Hi[k], mean[k]-sd[k], mean[k]+sd[k])
+		}
+		wantLo, wantHi := math.Max(0.3, mean[k]-sd[k]), math.Min(6, mean[k]+sd[k])
+		if bounded.Lo[k] != wantLo || bounded.Hi[k] != wantHi {
+			t.Errorf("bounded band at %d: [%g, %g], want [%g, %g]", k, bounded.Lo[k], bounded.Hi[k], wantLo, wantHi)
+		}
+	}
+	if !strings.Contains(bounded.Label, "clipped to [0.3, 6]") || strings.Contains(free.Label, "clipped") {
+		t.Errorf("labels %q and %q: only the bounded band should say it is clipped", bounded.Label, free.Label)
+	}
+	if one := hetgpsBand(x, mean, sd, false, learn.ThetaParam{}); one.Lo != nil || one.Hi != nil {
+		t.Errorf("band of one seed has Lo %v, Hi %v; want none", one.Lo, one.Hi)
+	}
+}
