@@ -341,7 +341,8 @@ func newBandsLayout(title, xLabel, yLabel string, bands []Band) *bandLayout {
 // panels is cut down to it. The y label is on the first column and the x
 // label under the last panel of each column. The y range of a panel spans
 // its bands (Mean, Lo and Hi) and reference values, or with sharedY those
-// of every panel; the x ranges are each panel's own. Bands with the same
+// of every panel; the x range is shared by all panels (the extent of every
+// band's X), so that their axes line up. Bands with the same
 // label have the same colour in every panel, labels numbered in the order
 // they first occur (an unlabelled band takes the colour of its position in
 // its panel), and one legend in a strip on the right lists the labels and,
@@ -373,6 +374,7 @@ func newBandPanelsLayout(title, xLabel, yLabel string, cols int, sharedY bool, p
 	cols = min(cols, len(panels))
 	rows := (len(panels) + cols - 1) / cols
 	ranges := yRanges(panels, sharedY)
+	xr := xRange(panels)
 	colours := bandColours(panels)
 
 	l := &bandLayout{title: title, plots: make([][]*plot.Plot, rows)}
@@ -414,6 +416,9 @@ func newBandPanelsLayout(title, xLabel, yLabel string, cols int, sharedY bool, p
 		if r := ranges[k]; r[0] <= r[1] {
 			p.Y.Min, p.Y.Max = r[0], r[1]
 		}
+		if xr[0] <= xr[1] {
+			p.X.Min, p.X.Max = xr[0], xr[1]
+		}
 		l.plots[k/cols][k%cols] = p
 	}
 	if references {
@@ -423,6 +428,21 @@ func newBandPanelsLayout(title, xLabel, yLabel string, cols int, sharedY bool, p
 	l.tiles = draw.Tiles{Rows: rows, Cols: cols, PadX: 4 * vg.Millimeter, PadY: 3 * vg.Millimeter,
 		PadTop: 1 * vg.Millimeter, PadLeft: 1 * vg.Millimeter, PadRight: 2 * vg.Millimeter, PadBottom: 1 * vg.Millimeter}
 	return l
+}
+
+// xRange returns the x range [min, max] shared by every panel, so that
+// their axes line up: the extent of all bands' X, or [+Inf, -Inf] if no
+// band has a point.
+func xRange(panels []Panel) [2]float64 {
+	r := [2]float64{math.Inf(1), math.Inf(-1)}
+	for _, pn := range panels {
+		for _, b := range pn.Bands {
+			for _, x := range b.X {
+				r[0], r[1] = math.Min(r[0], x), math.Max(r[1], x)
+			}
+		}
+	}
+	return r
 }
 
 // yRanges returns the y range [min, max] of each panel: the extent of its

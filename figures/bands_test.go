@@ -325,6 +325,28 @@ func TestBandPanelsYRanges(t *testing.T) {
 	}
 }
 
+// TestBandPanelsSharedX checks that panels whose bands span different x
+// ranges get the same x axis, the extent of all of them.
+func TestBandPanelsSharedX(t *testing.T) {
+	ps := []Panel{
+		{Bands: []Band{{X: []float64{0, 1, 2}, Mean: []float64{1, 2, 3}}}},
+		{Bands: []Band{{X: []float64{1.5, 7}, Mean: []float64{0, 1}}, {X: []float64{-2, 3}, Mean: []float64{0, 0}}}},
+		{Title: "empty"},
+	}
+	if r := xRange(ps); r != [2]float64{-2, 7} {
+		t.Fatalf("xRange %v, want [-2, 7]", r)
+	}
+	l := newBandPanelsLayout("", "x", "y", 3, false, ps)
+	for k := range ps {
+		if p := l.plots[0][k]; p.X.Min != -2 || p.X.Max != 7 {
+			t.Errorf("panel %d: x axis [%g, %g], want [-2, 7]", k, p.X.Min, p.X.Max)
+		}
+	}
+	if r := xRange([]Panel{{}}); r[0] <= r[1] {
+		t.Errorf("panels without points have the x range %v, want an empty one", r)
+	}
+}
+
 func TestBandColours(t *testing.T) {
 	ps := []Panel{
 		{Bands: []Band{{Label: "a"}, {Label: "b"}, {}}},

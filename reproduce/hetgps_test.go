@@ -60,6 +60,15 @@ func TestHetGPSPresets(t *testing.T) {
 			if p[0].Init != want[0] || p[1].Init != want[1] {
 				t.Errorf("%s %s: start (%v, %v), want %v", e.Name, s.Label, p[0].Init, p[1].Init, want)
 			}
+			// Only the descent in Multi-goal-capture warms up, and θ then
+			// moves for as many iterations as in the other settings.
+			warm := 0
+			if e.Name == "descent" && s.Label == "capture" {
+				warm = hetgpsCaptureWarmUp
+			}
+			if s.Spec.WarmUp != warm || s.Spec.Run.Iterations-s.Spec.WarmUp != 400 {
+				t.Errorf("%s %s: warm-up %d of %d iterations, want %d and 400 after it", e.Name, s.Label, s.Spec.WarmUp, s.Spec.Run.Iterations, warm)
+			}
 			if e.Name == "powersum" && (p[0].Low != 0.3 || p[0].High != 6 || p[1].Low != 0.3 || p[1].High != 6) {
 				t.Errorf("powersum %s: bounds %v", s.Label, p)
 			}
