@@ -126,10 +126,15 @@ type TagConfig struct {
 // rest. Positions are drawn by rejection sampling (200 draws per entity,
 // 100 restarts); NewTag fails with ErrConfig when that does not succeed.
 //
-// Observation of chaser i (ObsDim 4 + 2M + 2(N-1) + 2O): its position (2)
+// Observation of chaser i (ObsDim 4 + 4M + 2(N-1) + 2O): its position (2)
 // and velocity (2), then the positions relative to it (other minus own) of
 // the M escapers, of the other N-1 chasers in index order, and of the O
-// obstacles.
+// obstacles, then the velocities of the M escapers. (As in MPE's and
+// VMAS's simple_tag, whose adversaries see the velocities of the agents
+// they chase: without them a chaser cannot tell where a fleeing escaper
+// is heading, and in one-seed probes of (min, max) over 1.6M frames the
+// chasers trained with them scored about −3 (heterogeneous) and −5.2
+// (homogeneous), without them −4.7 and −5.8.)
 //
 // Efforts: r_ij = 1 if chaser i has caught escaper j by this step, that is
 // if it has been closer than 0.075 + 0.05 to it after the physics of some
@@ -208,7 +213,7 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	g := &Tag{cfg: cfg, b: cfg.Batch, n: cfg.Chasers, m: cfg.Escapers, o: cfg.Obstacles, length: cfg.EpisodeLength, reward: rc}
 	g.cfg.Reward = nil
 	g.ne = g.n + g.m
-	g.od = 4 + 2*g.m + 2*(g.n-1) + 2*g.o
+	g.od = 4 + 4*g.m + 2*(g.n-1) + 2*g.o
 	g.drag, g.force, g.escForce = TagDrag, TagChaserForce, TagEscaperForce
 	g.chaserSpeed, g.escSpeed = TagChaserSpeed, TagEscaperSpeed
 	g.obsRadius, g.shaping, g.penalty = TagObstacleRadius, TagShaping, TagPenalty
@@ -257,7 +262,7 @@ func (g *Tag) Tasks() int { return g.m }
 // Obstacles returns the number of obstacles.
 func (g *Tag) Obstacles() int { return g.o }
 
-// ObsDim returns 4 + 2M + 2(N-1) + 2·Obstacles.
+// ObsDim returns 4 + 4M + 2(N-1) + 2·Obstacles.
 func (g *Tag) ObsDim() int { return g.od }
 
 // EpisodeLength returns the number of steps of an episode.
@@ -685,6 +690,10 @@ func (g *Tag) observe(b int, pos, vel, obs []float64) {
 		}
 		for k := 0; k < O; k++ {
 			o[c], o[c+1] = obst[2*k]-px, obst[2*k+1]-py
+			c += 2
+		}
+		for j := 0; j < M; j++ {
+			o[c], o[c+1] = v[2*(N+j)], v[2*(N+j)+1]
 			c += 2
 		}
 	}

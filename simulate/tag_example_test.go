@@ -41,7 +41,7 @@ func ExampleTag() {
 	hom := distinct(g.ChaserPolicy(10, 0.3, 0.3, true))
 	fmt.Println("specialists catch more distinct escapers:", het > hom)
 	// Output:
-	// observation: 14 values per chaser
+	// observation: 18 values per chaser
 	// parameters: [drag force escaper.force chaser.speed escaper.speed obstacle.radius shaping penalty]
 	// specialists catch more distinct escapers: true
 }

@@ -194,9 +194,13 @@ func (g *Tag) observeTangent(t *tagTangent, obst []float64, i int) {
 		o[c], o[c+1] = obst[2*k]-px, obst[2*k+1]-py
 		c += 2
 	}
-	dp := t.dp
+	for j := 0; j < M; j++ {
+		o[c], o[c+1] = t.v[2*(N+j)], t.v[2*(N+j)+1]
+		c += 2
+	}
+	dp, dv := t.dp, t.dv
 	dpx, dpy := dp[(2*i)*K:(2*i+1)*K], dp[(2*i+1)*K:(2*i+2)*K]
-	dvx, dvy := t.dv[(2*i)*K:(2*i+1)*K], t.dv[(2*i+1)*K:(2*i+2)*K]
+	dvx, dvy := dv[(2*i)*K:(2*i+1)*K], dv[(2*i+1)*K:(2*i+2)*K]
 	for k := 0; k < K; k++ {
 		row := do[k*od : (k+1)*od]
 		row[0], row[1], row[2], row[3] = dpx[k], dpy[k], dvx[k], dvy[k]
@@ -212,8 +216,14 @@ func (g *Tag) observeTangent(t *tagTangent, obst []float64, i int) {
 				c += 2
 			}
 		}
-		for ; c < od; c += 2 {
+		for q := 0; 2*q < len(obst); q++ {
 			row[c], row[c+1] = -dpx[k], -dpy[k]
+			c += 2
+		}
+		for j := 0; j < M; j++ {
+			q := N + j
+			row[c], row[c+1] = dv[(2*q)*K+k], dv[(2*q+1)*K+k]
+			c += 2
 		}
 	}
 }

@@ -373,6 +373,7 @@ func TestTagMatchesDefinition(t *testing.T) {
 			for b := 0; b < B; b++ {
 				pos := append(g.AgentPositions(b), g.TaskPositions(b)...)
 				vel := g.AgentVelocities(b)
+				escVel := g.EscaperVelocities(b)
 				ob := g.ObstaclePositions(b)
 				for i := 0; i < N; i++ {
 					want := []float64{pos[2*i], pos[2*i+1], vel[2*i], vel[2*i+1]}
@@ -387,6 +388,7 @@ func TestTagMatchesDefinition(t *testing.T) {
 					for k := 0; k < g.Obstacles(); k++ {
 						want = append(want, ob[2*k]-pos[2*i], ob[2*k+1]-pos[2*i+1])
 					}
+					want = append(want, escVel...)
 					o := g.Obs()[(b*N+i)*g.ObsDim() : (b*N+i+1)*g.ObsDim()]
 					if len(want) != len(o) {
 						t.Fatalf("observation of %d values, want %d", len(o), len(want))
@@ -1017,7 +1019,7 @@ func TestTagGradientState(t *testing.T) {
 		{pol, []string{"goal.x"}, ErrParam, "goal.x"},
 		{pol, []string{"drag", "drag"}, ErrParam, "twice"},
 		{pol, []string{"T.t"}, ErrParam, "T.t"}, // T = max is not parametric
-		{TagChaser{Escapers: 6}, []string{"drag"}, ErrConfig, "TagChaser"},
+		{TagChaser{Escapers: 8}, []string{"drag"}, ErrConfig, "TagChaser"},
 		{nil, []string{"drag"}, ErrConfig, "nil policy"},
 		{ConstantPolicy{Actions: [][]float64{{0, 0}, {math.NaN(), 0}}}, []string{"drag"}, ErrAction, "batch 0 agent 1: action[0] = NaN"},
 	} {
