@@ -183,7 +183,11 @@ func tagTeam() learn.Config {
 // the second escaper, stay at 0.03 to 0.97 with the (min, min) control at
 // 0.96. The earlier record, at 640,000 frames and without the escapers'
 // velocities in the observation, was no better ((min, max) 0.93 ± 0.61,
-// (mean, max) −1.3 ± 1.3). Scripted chasers (Tag.ChaserPolicy with
+// (mean, max) −1.3 ± 1.3). Two-seed probes of (min, max) over the same
+// 1.6M frames did not help either: capture flags in the observation (its
+// own captures and the other chasers', per escaper) left both teams at
+// −1.5 to −5.3, no capture of both escapers; an initial log standard
+// deviation of −1 instead of 0 ended worse, at −6.5 to −8. Scripted chasers (Tag.ChaserPolicy with
 // damping 0.5) show what there is to learn: steering with gain 1 scores
 // about −6.2 to −6.7, with gain 10 a team of specialists scores 4.0 under
 // (min, max) and chasers of their nearest escaper 1.0, a gain of 3 (the
