@@ -187,11 +187,11 @@ func tagTeam() learn.Config {
 // 1.6M frames did not help either: capture flags in the observation (its
 // own captures and the other chasers', per escaper) left both teams at
 // −1.5 to −5.3, no capture of both escapers; an initial log standard
-// deviation of −1 instead of 0 ended worse, at −6.5 to −8. Scripted chasers (Tag.ChaserPolicy with
-// damping 0.5) show what there is to learn: steering with gain 1 scores
-// about −6.2 to −6.7, with gain 10 a team of specialists scores 4.0 under
-// (min, max) and chasers of their nearest escaper 1.0, a gain of 3 (the
-// paper's learned gain: 3.47).
+// deviation of −1 instead of 0 ended worse, at −6.5 to −8. Scripted
+// chasers (Tag.ChaserPolicy with damping 0.5) show what there is to learn:
+// steering with gain 1 scores about −6.2 to −6.7, with gain 10 a team of
+// specialists scores 4.0 under (min, max) and chasers of their nearest
+// escaper 1.0, a gain of 3 (the paper's learned gain: 3.47).
 func Tag() Experiment {
 	e := Capture()
 	e.Name = "tag"

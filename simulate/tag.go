@@ -669,33 +669,40 @@ func (g *Tag) score(b int, pos, prev, eff []float64) (float64, error) {
 // observe writes the observations of element b from positions and
 // velocities into obs.
 func (g *Tag) observe(b int, pos, vel, obs []float64) {
-	N, M, E, O, od := g.n, g.m, g.ne, g.o, g.od
+	N, E, O, od := g.n, g.ne, g.o, g.od
 	p := pos[b*E*2 : (b+1)*E*2]
 	v := vel[b*E*2 : (b+1)*E*2]
 	obst := g.obst[b*O*2 : (b+1)*O*2]
 	for i := 0; i < N; i++ {
-		o := obs[(b*N+i)*od : (b*N+i+1)*od]
-		px, py := p[2*i], p[2*i+1]
-		o[0], o[1], o[2], o[3] = px, py, v[2*i], v[2*i+1]
-		c := 4
-		for j := 0; j < M; j++ {
-			o[c], o[c+1] = p[2*(N+j)]-px, p[2*(N+j)+1]-py
+		g.observeChaser(obs[(b*N+i)*od:(b*N+i+1)*od], p, v, obst, i)
+	}
+}
+
+// observeChaser writes chaser i's observation into o from one element's
+// flat [N+M][2] positions p and velocities v and [O][2] obstacle centres
+// (the layout of Tag's doc).
+func (g *Tag) observeChaser(o, p, v, obst []float64, i int) {
+	N, M := g.n, g.m
+	px, py := p[2*i], p[2*i+1]
+	o[0], o[1], o[2], o[3] = px, py, v[2*i], v[2*i+1]
+	c := 4
+	for j := 0; j < M; j++ {
+		o[c], o[c+1] = p[2*(N+j)]-px, p[2*(N+j)+1]-py
+		c += 2
+	}
+	for k := 0; k < N; k++ {
+		if k != i {
+			o[c], o[c+1] = p[2*k]-px, p[2*k+1]-py
 			c += 2
 		}
-		for k := 0; k < N; k++ {
-			if k != i {
-				o[c], o[c+1] = p[2*k]-px, p[2*k+1]-py
-				c += 2
-			}
-		}
-		for k := 0; k < O; k++ {
-			o[c], o[c+1] = obst[2*k]-px, obst[2*k+1]-py
-			c += 2
-		}
-		for j := 0; j < M; j++ {
-			o[c], o[c+1] = v[2*(N+j)], v[2*(N+j)+1]
-			c += 2
-		}
+	}
+	for k := 0; 2*k < len(obst); k++ {
+		o[c], o[c+1] = obst[2*k]-px, obst[2*k+1]-py
+		c += 2
+	}
+	for j := 0; j < M; j++ {
+		o[c], o[c+1] = v[2*(N+j)], v[2*(N+j)+1]
+		c += 2
 	}
 }
 

@@ -175,29 +175,8 @@ func (g *Tag) elementGradient(b int, pol Policy, seed int64, sl tagSlots, t *tag
 // (obstacles are fixed).
 func (g *Tag) observeTangent(t *tagTangent, obst []float64, i int) {
 	N, M, K, od := g.n, g.m, t.K, g.od
-	o, do := t.obs, t.dObs
-	p := t.p
-	px, py := p[2*i], p[2*i+1]
-	o[0], o[1], o[2], o[3] = px, py, t.v[2*i], t.v[2*i+1]
-	c := 4
-	for j := 0; j < M; j++ {
-		o[c], o[c+1] = p[2*(N+j)]-px, p[2*(N+j)+1]-py
-		c += 2
-	}
-	for k := 0; k < N; k++ {
-		if k != i {
-			o[c], o[c+1] = p[2*k]-px, p[2*k+1]-py
-			c += 2
-		}
-	}
-	for k := 0; 2*k < len(obst); k++ {
-		o[c], o[c+1] = obst[2*k]-px, obst[2*k+1]-py
-		c += 2
-	}
-	for j := 0; j < M; j++ {
-		o[c], o[c+1] = t.v[2*(N+j)], t.v[2*(N+j)+1]
-		c += 2
-	}
+	do := t.dObs
+	g.observeChaser(t.obs, t.p, t.v, obst, i)
 	dp, dv := t.dp, t.dv
 	dpx, dpy := dp[(2*i)*K:(2*i+1)*K], dp[(2*i+1)*K:(2*i+2)*K]
 	dvx, dvy := dv[(2*i)*K:(2*i+1)*K], dv[(2*i+1)*K:(2*i+2)*K]
