@@ -491,7 +491,7 @@ func TestPaper(t *testing.T) {
 	for _, name := range Names {
 		e, _ := Lookup(name)
 		for _, c := range e.cells("") {
-			if _, ok := Paper(e.Name, c.variant, c.u, c.t); !ok {
+			if _, ok := Paper(e.paperName(), c.variant, c.u, c.t); !ok {
 				t.Errorf("%s: no paper value for %s", name, c.name)
 			}
 		}
@@ -499,7 +499,7 @@ func TestPaper(t *testing.T) {
 }
 
 func TestLookupAndCheck(t *testing.T) {
-	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "capture": "capture", "tag": "tag"} {
+	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "capture": "capture", "tag": "tag", "tag-large": "tag-large"} {
 		e, err := Lookup(name)
 		if err != nil || e.Name != want || e.check() != nil {
 			t.Errorf("Lookup(%q) = %q, %v, check %v", name, e.Name, err, e.check())

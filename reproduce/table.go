@@ -152,7 +152,7 @@ func (r *Results) Table() dataframe.DataFrame {
 		gm, gsd := mean(gains), sampleStd(gains)
 		th, sign := theory(g.variant.Env, g.u, g.t)
 		preds[i] = sign
-		pg, ok := Paper(e.Name, g.variant.Label, g.u, g.t)
+		pg, ok := Paper(e.paperName(), g.variant.Label, g.u, g.t)
 		if !ok {
 			pg = PaperGain{Mean: math.NaN(), Std: math.NaN()}
 		}

@@ -34,6 +34,7 @@ var reproducers = []reproducer{
 	{"matrix2", "the matrix game, N = M = 2, continuous and discrete", runExperiment},
 	{"capture", "Multi-goal-capture, N = M = 2", runExperiment},
 	{"tag", "2v2 Tag", runExperiment},
+	{"tag-large", "2v2 Tag with large batches (16,000 frames per iteration; about 5.5 hours)", runExperiment},
 	{"hetgps", "HetGPS, the paper's Figure 5: hetgps [softmax|powersum|adverse|descent|all]", runHetGPSReproducer},
 }
 
@@ -66,7 +67,7 @@ paper's.
 Experiments:
 `)
 	for _, r := range reproducers {
-		fmt.Fprintf(&b, "  %-8s  %s\n", r.name, r.summary)
+		fmt.Fprintf(&b, "  %-9s  %s\n", r.name, r.summary)
 	}
 	b.WriteString(`
 Each run is kept in DIR/<variant>/<U>-<T>/seed<k> (default DIR:
@@ -99,7 +100,7 @@ runs only the settings of those labels.`)
 var reproduceCommand = &command{
 	name:     "reproduce",
 	summary:  "run one of the paper's learning experiments: gains table and curves, resumable",
-	synopsis: "matrix|matrix4|matrix2|capture|tag|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
+	synopsis: "matrix|matrix4|matrix2|capture|tag|tag-large|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
 	about:    reproduceAbout(),
 	examples: []example{
 		{"hetgain reproduce matrix2", "54 runs of 400,000 (continuous) or 80,000 (discrete) frames per team; results in results/matrix2"},
