@@ -313,6 +313,14 @@ func TestTableColumns(t *testing.T) {
 		}
 	}
 
+	// An experiment under a name of its own shows the paper's gains of
+	// PaperName: TagLarge those of Tag.
+	large := (&Results{Experiment: TagLarge(), Cells: []Cell{synthetic("2v2", "min", "max", 1, 0, -3)}}).Table()
+	if g := large.Col("PaperGain").Elem(0).Float(); large.Nrow() != 1 || g != 3.47 ||
+		large.Col("Experiment").Elem(0).String() != "tag-large" {
+		t.Errorf("TagLarge's table:\n%v\nwant tag-large with the paper's Tag gain 3.47", large)
+	}
+
 	// Other environments: no theory value; the sign of Tag from the
 	// discrete closed form, that of Capture from the continuous one.
 	for _, c := range []struct {
