@@ -230,11 +230,12 @@ func tagLargeTeam() learn.Config {
 }
 
 // TagLarge returns "tag-large", the experiment of Tag (its table shows
-// the paper's Tag gains) trained with tagLargeTeam's large batches: 3 seeds of 300 iterations, so 4,800,000 frames per team and
-// run, 16% of the paper's 30M, evaluated on 64 episodes every 5
-// iterations; a run's final gain is the mean of its last 20 evaluations
-// (iterations 205 to 300). A run takes about 12 minutes on two cores, the
-// 27 runs about 5.5 hours; Ctrl-C and the same command again resume it.
+// the paper's Tag gains) trained with tagLargeTeam's large batches: 3
+// seeds of 300 iterations, so 4,800,000 frames per team and run, 16% of
+// the paper's 30M, evaluated on 64 episodes every 5 iterations; a run's
+// final gain is the mean of its last 20 evaluations (iterations 205 to
+// 300). A run takes about 12 minutes on two cores, the 27 runs about 5.5
+// hours; Ctrl-C and the same command again resume it.
 //
 // Why: with Tag's small batches (1,600 frames per iteration) learning
 // stops at a plateau by 400,000 frames, where neither team catches both
@@ -262,8 +263,8 @@ var Names = []string{"matrix", "matrix4", "matrix2", "capture", "tag", "tag-larg
 
 // Lookup returns the experiment of a name: "matrix" or "matrix4"
 // (Matrix(4, 4)), "matrix2" (Matrix(2, 2)), "capture", "tag" or
-// "tag-large" (TagLarge). It
-// returns an error wrapping learn.ErrConfig for any other name.
+// "tag-large" (TagLarge). It returns an error wrapping learn.ErrConfig
+// for any other name.
 func Lookup(name string) (Experiment, error) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
 	case "matrix", "matrix4":
