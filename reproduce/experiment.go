@@ -27,7 +27,8 @@ type Variant struct {
 // Seeds.
 type Experiment struct {
 	// Name is "matrix4", "matrix2", "capture" or "tag" for the paper's
-	// experiments (the names of Lookup and of the paper's gains).
+	// experiments (the names of Lookup and of the paper's gains), or
+	// another name of Lookup, such as "tag-large", with PaperName set.
 	Name     string
 	Variants []Variant
 	// Ops are the operators tried as U and as T, in the syntax of
