@@ -1,8 +1,10 @@
 package learn
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -175,6 +177,41 @@ func mustJSON(v interface{}) []byte {
 		panic("learn: " + err.Error())
 	}
 	return b
+}
+
+// LoadPair returns the teams of the paired run in dir as its checkpoint
+// holds them, without training: a finished run's final policies, or an
+// unfinished run's at its last checkpoint (Pair.Het().Iteration() says
+// which iteration). The run's environment must be one of EnvSpec's (a run
+// built with a Maker cannot be rebuilt from its directory). It returns an
+// error wrapping fs.ErrNotExist if dir holds no checkpoint, and one
+// wrapping ErrCheckpoint if the checkpoint cannot be read or is not a
+// paired run's (HetGPS keeps other checkpoints).
+func LoadPair(dir string) (*Pair, error) {
+	path := filepath.Join(dir, checkpointFile)
+	ck, err := readCheckpoint(path)
+	if err != nil {
+		return nil, err
+	}
+	if ck == nil {
+		return nil, fmt.Errorf("learn: load pair: %s: %w", path, fs.ErrNotExist)
+	}
+	var spec RunSpec
+	dec := json.NewDecoder(bytes.NewReader(ck.Spec))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&spec); err != nil || len(ck.Teams) != 2 || ck.Extra != nil {
+		return nil, fmt.Errorf("learn: load pair: %s is not the checkpoint of a paired run: %w", path, ErrCheckpoint)
+	}
+	pair, err := NewPair(spec)
+	if err != nil {
+		return nil, fmt.Errorf("learn: load pair: %s: %w", path, err)
+	}
+	for k, t := range []*Team{pair.het, pair.hom} {
+		if err := t.restore(ck.Teams[k]); err != nil {
+			return nil, err
+		}
+	}
+	return pair, nil
 }
 
 // ReadLog reads the log.csv of the paired run in dir: every row written

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"errors"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -536,5 +537,53 @@ func TestLearnMatrixDiscrete(t *testing.T) {
 		if !(first.HetReturn < 0.35) || !(last.HetReturn > 0.45) || !(last.HomReturn < 0.3) {
 			t.Errorf("seed %d: training returns from %v, %v to %v, %v", seed, first.HetReturn, first.HomReturn, last.HetReturn, last.HomReturn)
 		}
+	}
+}
+
+// TestLoadPair checks that LoadPair restores the teams a run left in its
+// directory, finished or stopped, and plays them as the trained ones do;
+// and that it refuses directories without a paired run's checkpoint.
+func TestLoadPair(t *testing.T) {
+	spec := smallSpec(6)
+	dir := t.TempDir()
+	res := mustTrain(t, spec, Options{Dir: dir})
+	loaded, err := LoadPair(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameTeams(res.Pair, loaded) || loaded.Het().Iteration() != 6 {
+		t.Errorf("loaded teams differ from the trained ones (iteration %d)", loaded.Het().Iteration())
+	}
+	h1, m1, err1 := res.Pair.Evaluate(99)
+	h2, m2, err2 := loaded.Evaluate(99)
+	if err1 != nil || err2 != nil || h1 != h2 || m1 != m2 {
+		t.Errorf("evaluation: trained %v %v (%v), loaded %v %v (%v)", h1, m1, err1, h2, m2, err2)
+	}
+
+	stopped := t.TempDir()
+	done := 0
+	if _, err := Train(spec, Options{Dir: stopped, CheckpointEvery: 100,
+		Progress: func(PairStats) { done++ }, Stop: func() bool { return done >= 4 }}); !errors.Is(err, ErrStopped) {
+		t.Fatalf("stopped run: %v", err)
+	}
+	if p, err := LoadPair(stopped); err != nil || p.Het().Iteration() != 4 || p.Hom().Iteration() != 4 {
+		t.Errorf("stopped run: %v, want its teams at iteration 4", err)
+	}
+
+	if _, err := LoadPair(t.TempDir()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("empty directory: %v, want fs.ErrNotExist", err)
+	}
+	hg := t.TempDir()
+	if _, err := HetGPS(hetgpsMatrix(1, 2), Options{Dir: hg}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadPair(hg); !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "not the checkpoint of a paired run") {
+		t.Errorf("HetGPS directory: %v, want ErrCheckpoint", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, checkpointFile), []byte("not a gob"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadPair(dir); !errors.Is(err, ErrCheckpoint) {
+		t.Errorf("corrupt checkpoint: %v, want ErrCheckpoint", err)
 	}
 }
