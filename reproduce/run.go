@@ -66,6 +66,11 @@ type Cell struct {
 	// run's wall time (the sum over its iterations, across resumes).
 	Frames  int64
 	Seconds float64
+	// TaskHet and TaskHom are the teams' mean returns in the
+	// experiment's TaskEval; NaN if it has none, or if the run's final
+	// policies are gone (no checkpoint or kept result, or a run extended
+	// beyond the experiment's iterations).
+	TaskHet, TaskHom float64
 }
 
 // Name returns "<variant>/<U>-<T>/seed<k>", the cell's directory under the
@@ -108,7 +113,7 @@ func newCell(c cellSpec, log []learn.PairStats, iterations int) Cell {
 	if len(log) > iterations {
 		log = log[:iterations]
 	}
-	out := Cell{Variant: c.variant, U: c.u, T: c.t, Seed: c.seed, Log: log}
+	out := Cell{Variant: c.variant, U: c.u, T: c.t, Seed: c.seed, Log: log, TaskHet: math.NaN(), TaskHom: math.NaN()}
 	for _, row := range log {
 		out.Seconds += row.Seconds
 	}
@@ -152,6 +157,11 @@ func Run(e Experiment, opt Options) (*Results, error) {
 		}})
 		if err == nil {
 			cell := newCell(c, res.Log, c.spec.Iterations)
+			if e.TaskEval.on() {
+				if cell.TaskHet, cell.TaskHom, err = evalTask(e.TaskEval, c, res.Pair); err != nil {
+					return err
+				}
+			}
 			finished[i] = &cell
 			if res.ResumedAt < c.spec.Iterations && len(res.Log) > 0 {
 				fps[i] = res.Log[len(res.Log)-1].FPS
@@ -185,8 +195,10 @@ func Run(e Experiment, opt Options) (*Results, error) {
 
 // Load reads the logs of e's cells in dir back, without training: every
 // cell whose log has at least its variant's iterations in rows, as Run
-// would return them.
-// Unfinished cells are left out. It returns an error if dir does not
+// would return them. Unfinished cells are left out. If e has a TaskEval,
+// a cell's result kept by Run is read back; without one, Load evaluates
+// the cell's checkpoint (keeping nothing), and without a checkpoint its
+// TaskHet and TaskHom are NaN. It returns an error if dir does not
 // exist, if a cell's log cannot be read, or (wrapping learn.ErrCheckpoint)
 // if a cell's spec.json describes a run with other settings than e's.
 func Load(e Experiment, dir string) (*Results, error) {
@@ -212,7 +224,13 @@ func Load(e Experiment, dir string) (*Results, error) {
 		if err := checkSpec(c); err != nil {
 			return nil, err
 		}
-		res.Cells = append(res.Cells, newCell(c, log, c.spec.Iterations))
+		cell := newCell(c, log, c.spec.Iterations)
+		if e.TaskEval.on() {
+			if cell.TaskHet, cell.TaskHom, err = loadTaskEval(e.TaskEval, c); err != nil {
+				return nil, err
+			}
+		}
+		res.Cells = append(res.Cells, cell)
 	}
 	return res, nil
 }

@@ -2,9 +2,8 @@ package reproduce
 
 import (
 	"fmt"
+	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
@@ -12,6 +11,7 @@ import (
 	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/gain"
 	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/simulate"
 	"github.com/hetgain/hetgain/tables"
 )
 
@@ -22,8 +22,22 @@ const PositiveTolerance = 0.02
 
 // TableColumns are the columns of Results.Table.
 var TableColumns = []string{"Experiment", "Variant", "U", "T", "Seeds", "Frames",
-	"Gain", "GainStd", "HetEval", "HetEvalStd", "HomEval", "HomEvalStd",
+	"Gain", "GainStd", "HetEval", "HetEvalStd", "HomEval", "HomEvalStd", "ReturnGain", "ReturnGainStd",
 	"Theory", "AbsError", "Predicted", "Positive", "PaperGain", "PaperStd", "PaperPositive"}
+
+// floatColumns are the float columns of Table, in the order Table
+// computes them.
+var floatColumns = []string{"Gain", "GainStd", "HetEval", "HetEvalStd", "HomEval", "HomEvalStd",
+	"ReturnGain", "ReturnGainStd", "Theory", "AbsError", "PaperGain", "PaperStd"}
+
+// positiveThreshold returns the smallest gain Table calls clearly
+// positive.
+func (e Experiment) positiveThreshold() float64 {
+	if e.PositiveThreshold != 0 {
+		return e.PositiveThreshold
+	}
+	return PositiveTolerance * e.Scale
+}
 
 // group is the cells of one (variant, U, T).
 type group struct {
@@ -108,8 +122,14 @@ func theory(env learn.EnvSpec, u, t string) (value float64, sign string) {
 //     (denominator seeds − 1, NaN for one seed) over seeds of the final
 //     evaluation gain ΔR = HetEval − HomEval: of each run, the mean over
 //     its last Experiment.FinalEvals evaluations (Cell.FinalMean; by
-//     default the last one alone). HetEval, HetEvalStd, HomEval and
-//     HomEvalStd likewise for the teams' final evaluation returns.
+//     default the last one alone), or, if the experiment has a
+//     TaskEval, that evaluation's gain TaskHet − TaskHom. HetEval,
+//     HetEvalStd, HomEval and HomEvalStd likewise for the teams' final
+//     returns.
+//   - ReturnGain and ReturnGainStd: the same over seeds of the mean gain
+//     of the last FinalEvals training evaluations, whose returns are
+//     those the teams were trained on; equal to Gain and GainStd unless
+//     the experiment has a TaskEval.
 //   - Theory: the closed-form ΔR of gain.ClosedForm for the matrix game
 //     (continuous or discrete as the variant; NaN for other environments,
 //     whose returns are on another scale, and for operators without a
@@ -120,8 +140,9 @@ func theory(env learn.EnvSpec, u, t string) (value float64, sign string) {
 //     game, Multi-goal-capture) or discrete ones (the discrete matrix
 //     game, Tag, whose efforts are 0 or 1), else from gain.Predict.
 //   - Positive: the learned gain is clearly positive: its mean minus two
-//     standard errors, Gain − 2·GainStd/√Seeds, exceeds PositiveTolerance
-//     × Experiment.Scale (0.02 for the matrix game, whose returns are in
+//     standard errors, Gain − 2·GainStd/√Seeds, exceeds
+//     Experiment.PositiveThreshold, by default PositiveTolerance ×
+//     Experiment.Scale (0.02 for the matrix game, whose returns are in
 //     [0, 1]). This needs at least two seeds; with one it is false.
 //   - PaperGain, PaperStd, PaperPositive: the learned gain the paper
 //     reports for the cell (Paper), and whether it prints it in bold as a
@@ -132,18 +153,22 @@ func (r *Results) Table() dataframe.DataFrame {
 	n := len(gs)
 	expName, variants, us, ts, preds := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	seeds, frames := make([]int, n), make([]int, n)
-	floats := make([][]float64, 10) // Gain, GainStd, HetEval, HetEvalStd, HomEval, HomEvalStd, Theory, AbsError, PaperGain, PaperStd
+	floats := make([][]float64, len(floatColumns))
 	for k := range floats {
 		floats[k] = make([]float64, n)
 	}
 	positive, paperPositive := make([]bool, n), make([]bool, n)
-	tol := PositiveTolerance * e.Scale
+	tol := e.positiveThreshold()
 	for i, g := range gs {
 		expName[i], variants[i], us[i], ts[i] = e.Name, g.variant.Label, g.u, g.t
 		seeds[i] = len(g.cells)
-		var gains, hets, homs []float64
+		var gains, hets, homs, returnGains []float64
 		for _, c := range g.cells {
 			f := c.FinalMean(e.FinalEvals)
+			returnGains = append(returnGains, f.EvalGain)
+			if e.TaskEval.on() {
+				f.HetEval, f.HomEval, f.EvalGain = c.TaskHet, c.TaskHom, c.TaskHet-c.TaskHom
+			}
 			gains, hets, homs = append(gains, f.EvalGain), append(hets, f.HetEval), append(homs, f.HomEval)
 			if int(c.Frames) > frames[i] {
 				frames[i] = int(c.Frames)
@@ -158,13 +183,13 @@ func (r *Results) Table() dataframe.DataFrame {
 		}
 		paperPositive[i] = pg.Bold
 		for k, v := range []float64{gm, gsd, mean(hets), sampleStd(hets), mean(homs), sampleStd(homs),
-			th, math.Abs(gm - th), pg.Mean, pg.Std} {
+			mean(returnGains), sampleStd(returnGains), th, math.Abs(gm - th), pg.Mean, pg.Std} {
 			floats[k][i] = v
 		}
 		positive[i] = gm-2*gsd/math.Sqrt(float64(len(gains))) > tol
 	}
 	col := func(name string) int {
-		for k, c := range []string{"Gain", "GainStd", "HetEval", "HetEvalStd", "HomEval", "HomEvalStd", "Theory", "AbsError", "PaperGain", "PaperStd"} {
+		for k, c := range floatColumns {
 			if c == name {
 				return k
 			}
@@ -202,19 +227,7 @@ func (r *Results) Table() dataframe.DataFrame {
 // WriteCSV writes Table to path as CSV, every float at full precision
 // (tables.WriteCSV), replacing the file atomically.
 func (r *Results) WriteCSV(path string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	err = tables.WriteCSV(tmp, r.Table())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return writeAtomic(path, func(w io.Writer) error { return tables.WriteCSV(w, r.Table()) })
 }
 
 // framesPerVariant returns the largest number of frames per team of a
@@ -265,7 +278,12 @@ func (r *Results) Summary() string {
 	default:
 		b.WriteString("; the paper has no run of this experiment.\n")
 	}
-	if e.FinalEvals > 1 {
+	switch {
+	case e.TaskEval.on():
+		fmt.Fprintf(&b, "A run's final gain (Gain) is that of its final policies on %d episodes with %s; "+
+			"ReturnGain that of the training returns, the mean of its last %d evaluations.\n",
+			e.TaskEval.Episodes, formatParams(e.TaskEval.Params), e.FinalEvals)
+	case e.FinalEvals > 1:
 		fmt.Fprintf(&b, "A run's final gain is the mean of its last %d evaluations.\n", e.FinalEvals)
 	}
 	if e.Expect != "" {
@@ -286,9 +304,13 @@ func (r *Results) Summary() string {
 		}
 		return series.New(v, series.Float, name)
 	}
-	short := dataframe.New(df.Col("Variant"), df.Col("U"), df.Col("T"), df.Col("Seeds"),
-		round("Gain"), round("GainStd"), round("Theory"), df.Col("Predicted"), df.Col("Positive"),
+	cols := []series.Series{df.Col("Variant"), df.Col("U"), df.Col("T"), df.Col("Seeds"), round("Gain"), round("GainStd")}
+	if e.TaskEval.on() {
+		cols = append(cols, round("ReturnGain"))
+	}
+	cols = append(cols, round("Theory"), df.Col("Predicted"), df.Col("Positive"),
 		round("PaperGain"), round("PaperStd"), df.Col("PaperPositive"))
+	short := dataframe.New(cols...)
 	if err := tables.WriteText(&b, short); err != nil {
 		fmt.Fprintf(&b, "(table: %v)\n", err)
 	}
@@ -317,8 +339,11 @@ func (r *Results) Summary() string {
 		}
 		return strings.Join(s, ", ")
 	}
-	fmt.Fprintf(&b, "\nClearly positive here (Gain - 2 standard errors > %g = %g x the return scale %g; needs 2+ seeds): %s.\n",
-		PositiveTolerance*e.Scale, PositiveTolerance, e.Scale, list(ours))
+	rule := fmt.Sprintf("%g = %g x the return scale %g", e.positiveThreshold(), PositiveTolerance, e.Scale)
+	if e.PositiveThreshold != 0 {
+		rule = fmt.Sprintf("%g, the experiment's threshold", e.PositiveThreshold)
+	}
+	fmt.Fprintf(&b, "\nClearly positive here (Gain - 2 standard errors > %s; needs 2+ seeds): %s.\n", rule, list(ours))
 	if hasPaper {
 		fmt.Fprintf(&b, "Positive in the paper (bold): %s.\n", list(paper))
 		if len(differ) == 0 {
@@ -328,6 +353,15 @@ func (r *Results) Summary() string {
 		}
 	}
 	return b.String()
+}
+
+// formatParams writes p as "name = value, ...".
+func formatParams(p simulate.Params) string {
+	parts := make([]string, len(p.Names))
+	for i, n := range p.Names {
+		parts[i] = fmt.Sprintf("%s = %g", n, p.Values[i])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // formatCount writes n with thousands separators, and in millions from 10M.

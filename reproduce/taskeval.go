@@ -1,0 +1,170 @@
+package reproduce
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/simulate"
+)
+
+// TaskEval is an evaluation of a finished run's final policies in
+// environments whose parameters differ from training's, for experiments
+// whose training returns count more than the team reward R(A): Tag's
+// include a distance shaping and a collision penalty, and with
+// Params{"shaping", "penalty"} = {0, 0} its returns count captures alone,
+// as the paper's gains do. The zero value (Episodes 0) is no such
+// evaluation.
+type TaskEval struct {
+	// Params are set in the evaluation environments (names of
+	// simulate.Env.Params).
+	Params simulate.Params
+	// Episodes is the number of episodes each team's deterministic policy
+	// plays, the same episodes for both teams (a run's episodes are drawn
+	// from its Team.Seed).
+	Episodes int
+}
+
+// on reports whether t asks for an evaluation.
+func (t TaskEval) on() bool { return t.Episodes > 0 }
+
+// taskEvalFile is the file in a cell's directory that keeps the result
+// of its TaskEval.
+const taskEvalFile = "task-eval.json"
+
+// taskEvalRecord is the content of taskEvalFile: the settings of the
+// evaluation, the checkpoint's iteration it evaluated, and its result.
+type taskEvalRecord struct {
+	Params    simulate.Params
+	Episodes  int
+	Seed      int64
+	Iteration int
+	Het, Hom  float64
+}
+
+// matches reports whether r is the result of t on c's final checkpoint.
+func (r taskEvalRecord) matches(t TaskEval, c cellSpec) bool {
+	return reflect.DeepEqual(r.Params, t.Params) && r.Episodes == t.Episodes &&
+		r.Seed == c.spec.Team.Seed && r.Iteration == c.spec.Iterations
+}
+
+// evalTask returns the mean returns of pair's teams under t, for cell c.
+// If pair's teams are not at c's last iteration (a run extended beyond
+// it), the policies c ended with are gone and both are NaN. With a cell
+// directory, a result kept there for the same settings is reused, and a
+// new one is kept.
+func evalTask(t TaskEval, c cellSpec, pair *learn.Pair) (het, hom float64, err error) {
+	if pair.Het().Iteration() != c.spec.Iterations {
+		return math.NaN(), math.NaN(), nil
+	}
+	if rec, ok := readTaskEval(t, c); ok {
+		return rec.Het, rec.Hom, nil
+	}
+	if err := pair.SetEnvParams(t.Params); err != nil {
+		return 0, 0, fmt.Errorf("reproduce: task evaluation: %w", err)
+	}
+	seed := c.spec.Team.Seed
+	if het, err = pair.Het().Evaluate(t.Episodes, seed); err != nil {
+		return 0, 0, err
+	}
+	if hom, err = pair.Hom().Evaluate(t.Episodes, seed); err != nil {
+		return 0, 0, err
+	}
+	if c.dir == "" {
+		return het, hom, nil
+	}
+	rec := taskEvalRecord{Params: t.Params, Episodes: t.Episodes, Seed: seed, Iteration: c.spec.Iterations, Het: het, Hom: hom}
+	return writeTaskEval(c.dir, rec)
+}
+
+// writeTaskEval keeps rec in dir and returns its results.
+func writeTaskEval(dir string, rec taskEvalRecord) (het, hom float64, err error) {
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return 0, 0, err
+	}
+	err = writeAtomic(filepath.Join(dir, taskEvalFile), func(w io.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	})
+	return rec.Het, rec.Hom, err
+}
+
+// readTaskEval returns the result of t kept in c's directory, if there is
+// one for the same settings and iteration.
+func readTaskEval(t TaskEval, c cellSpec) (taskEvalRecord, bool) {
+	if c.dir == "" {
+		return taskEvalRecord{}, false
+	}
+	data, err := os.ReadFile(filepath.Join(c.dir, taskEvalFile))
+	if err != nil {
+		return taskEvalRecord{}, false
+	}
+	var rec taskEvalRecord
+	if json.Unmarshal(data, &rec) != nil || !rec.matches(t, c) {
+		return taskEvalRecord{}, false
+	}
+	return rec, true
+}
+
+// loadTaskEval returns the result of t for the finished cell c without
+// training: the one kept in its directory, else an evaluation of its
+// checkpoint (not kept). Without either, both are NaN.
+func loadTaskEval(t TaskEval, c cellSpec) (het, hom float64, err error) {
+	if rec, ok := readTaskEval(t, c); ok {
+		return rec.Het, rec.Hom, nil
+	}
+	pair, err := learn.LoadPair(c.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return math.NaN(), math.NaN(), nil
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("reproduce: cell %s: %w", c.name, err)
+	}
+	c.dir = "" // Load keeps nothing
+	return evalTask(t, c, pair)
+}
+
+// checkTaskEval returns an error wrapping learn.ErrConfig if t cannot be
+// applied to the environment env.
+func checkTaskEval(t TaskEval, env learn.EnvSpec) error {
+	if t.Episodes < 0 {
+		return fmt.Errorf("TaskEval.Episodes %d, want >= 0: %w", t.Episodes, learn.ErrConfig)
+	}
+	if !t.on() {
+		return nil
+	}
+	e, err := env.New(1)
+	if err != nil {
+		return err
+	}
+	if err := e.SetParams(t.Params); err != nil {
+		return fmt.Errorf("TaskEval.Params: %v: %w", err, learn.ErrConfig)
+	}
+	return nil
+}
+
+// writeAtomic writes a file through write, replacing path atomically: a
+// reader sees the old file or the whole new one.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	err = write(tmp)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
