@@ -54,7 +54,9 @@
 // a resumed run is identical to an uninterrupted one, bit for bit.
 // ReadLog reads a log back; CheckRunDir and CheckHetGPSDir tell whether a
 // directory holds a run of given settings (for reading results back
-// without training).
+// without training); LoadPair rebuilds a paired run's teams from its
+// checkpoint, to play them again, for instance with other environment
+// parameters (Pair.SetEnvParams).
 //
 // # Determinism
 //

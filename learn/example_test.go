@@ -2,6 +2,7 @@ package learn_test
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
@@ -91,4 +92,45 @@ func ExampleEnvSpec_String() {
 	// matrix-disc N=2 M=2 U=mean T=softmax(2)
 	// capture N=3 M=3 U=min T=max
 	// tag N=8 M=3 U=max T=mean
+}
+
+// ExampleLoadPair loads the teams a run left in its directory and plays
+// them again with other environment parameters: here a short Tag run,
+// scored without the distance shaping and the collision penalty, so that
+// a return counts captures alone (each step R(A) is 0 or 1).
+func ExampleLoadPair() {
+	dir, err := os.MkdirTemp("", "example-loadpair")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	spec := learn.RunSpec{
+		Env:        learn.EnvSpec{Name: "tag", Agents: 2, Tasks: 2, U: "min", T: "max", EpisodeLength: 20},
+		Team:       learn.Config{Hidden: []int{16}, Envs: 4, FramesPerIter: 80, Minibatch: 40, Epochs: 2, Seed: 3},
+		Iterations: 3,
+	}
+	if _, err := learn.Train(spec, learn.Options{Dir: dir}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	pair, err := learn.LoadPair(dir)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("teams at iteration", pair.Het().Iteration())
+	withShaping, _ := pair.Het().Evaluate(64, 7)
+	captures := simulate.Params{Names: []string{"shaping", "penalty"}, Values: []float64{0, 0}}
+	if err := pair.SetEnvParams(captures); err != nil {
+		fmt.Println(err)
+		return
+	}
+	captureOnly, _ := pair.Het().Evaluate(64, 7)
+	fmt.Println("with shaping below 0:", withShaping < 0)
+	fmt.Println("captures alone in [0, 20]:", captureOnly >= 0 && captureOnly <= 20)
+	// Output:
+	// teams at iteration 3
+	// with shaping below 0: true
+	// captures alone in [0, 20]: true
 }

@@ -186,7 +186,9 @@ func tagTeam() learn.Config {
 // episodes every 10 iterations; a run's final gain is the mean of its last
 // 10 evaluations (iterations 910 to 1000).
 //
-// At this budget Tag does not reproduce the paper: no cell is clearly
+// Its gains are those of the training returns, which include the
+// distance shaping (TagLarge's count the capture reward alone; see
+// there). At this budget Tag does not reproduce the paper: no cell is clearly
 // positive (testdata/reproductions/tag; 54 minutes on two cores). Where
 // one capture pays (U = mean or max) the teams learn to catch an escaper
 // (evaluation returns up to 40) and the gain swings by ±10 to ±30 from
