@@ -19,7 +19,12 @@
 // gain ΔR = R_het − R_hom (mean and standard deviation over seeds), the
 // closed-form gain of the theory where there is one, the sign the theory
 // predicts, whether the learned gain is clearly positive, and the paper's
-// own learned gain. Results.Curves draws the gain against training frames,
+// own learned gain. An experiment whose training returns count more than
+// the team reward (Tag's include a distance shaping) can set a TaskEval:
+// after training, each run's final policies play again with environment
+// parameters of its own (no shaping), and that evaluation gives the final
+// gain, the training returns' gain staying in the ReturnGain column.
+// Results.Curves draws the gain against training frames,
 // one panel per (U, T), and Results.Summary puts it all in a few lines of
 // text, with the frames used beside the paper's budget.
 //
