@@ -11,7 +11,6 @@ import (
 	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/gain"
 	"github.com/hetgain/hetgain/learn"
-	"github.com/hetgain/hetgain/simulate"
 	"github.com/hetgain/hetgain/tables"
 )
 
@@ -282,7 +281,7 @@ func (r *Results) Summary() string {
 	case e.TaskEval.on():
 		fmt.Fprintf(&b, "A run's final gain (Gain) is that of its final policies on %d episodes with %s; "+
 			"ReturnGain that of the training returns, the mean of its last %d evaluations.\n",
-			e.TaskEval.Episodes, formatParams(e.TaskEval.Params), e.FinalEvals)
+			e.TaskEval.Episodes, e.TaskEval.Params.String(), e.FinalEvals)
 	case e.FinalEvals > 1:
 		fmt.Fprintf(&b, "A run's final gain is the mean of its last %d evaluations.\n", e.FinalEvals)
 	}
@@ -353,15 +352,6 @@ func (r *Results) Summary() string {
 		}
 	}
 	return b.String()
-}
-
-// formatParams writes p as "name = value, ...".
-func formatParams(p simulate.Params) string {
-	parts := make([]string, len(p.Names))
-	for i, n := range p.Names {
-		parts[i] = fmt.Sprintf("%s = %g", n, p.Values[i])
-	}
-	return strings.Join(parts, ", ")
 }
 
 // formatCount writes n with thousands separators, and in millions from 10M.

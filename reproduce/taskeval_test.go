@@ -153,7 +153,7 @@ func TestTablePositiveThreshold(t *testing.T) {
 	}
 	r.Experiment.PositiveThreshold = 0.5
 	s := r.Summary()
-	for _, want := range []string{"shaping = 0, penalty = 0", "512 episodes", "> 0.5, the experiment's threshold", "ReturnGain"} {
+	for _, want := range []string{"{shaping=0 penalty=0}", "512 episodes", "> 0.5, the experiment's threshold", "ReturnGain"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("summary lacks %q:\n%s", want, s)
 		}

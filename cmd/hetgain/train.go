@@ -18,6 +18,7 @@ import (
 	"github.com/hetgain/hetgain/figures"
 	"github.com/hetgain/hetgain/gain"
 	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/simulate"
 	"github.com/hetgain/hetgain/tables"
 )
 
@@ -58,6 +59,14 @@ seed, full precision) and draws the curves (-plot, default DIR/curves.png):
 the evaluation returns of both teams and ΔR, mean ± std over seeds, against
 the frames each team collected, with the closed-form ΔR for the matrix game.
 
+-task-params scores each seed's final policies once more after training,
+in environments with these parameters set, on -task-episodes episodes
+(default 512): for Tag, -task-params shaping=0,penalty=0 removes the
+distance shaping and the collision penalty from the returns, which then
+count captures alone, as the paper's Tag gains do (heterogeneous teams
+earn the shaping better, which inflates ΔR). The report and gains.csv then
+also give these returns and their gain (TaskHet, TaskHom, TaskGain).
+
 -team het or -team hom prints and plots only that team's returns. Both
 teams are still trained, as a pair (twice the time of one team), and
 gains.csv has both.
@@ -77,6 +86,8 @@ terminal, a line every 5 seconds otherwise.`,
 		{"hetgain train -env matrix -U min -T mean -N 4 -M 4 -discrete -iterations 50 -dir runs/disc", ""},
 		{"hetgain train -env capture -U min -T max -envs 16 -iterations 400 -dir runs/capture", ""},
 		{"hetgain train -env tag -U min -T max -team het -ippo -agent-index -dir runs/tag", ""},
+		{"hetgain train -env tag -U min -T mean -envs 160 -frames-per-iter 16000 -minibatch 4000 -epochs 10 -lr 1e-3 -iterations 300 -eval-every 5 -task-params shaping=0,penalty=0 -dir runs/tag-large",
+			"ΔR of the capture reward alone (the paper: 1.68)"},
 	},
 	setup: setupTrain,
 }
@@ -173,6 +184,8 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	dir := fs.String("dir", "", "`DIR` for the runs, gains.csv and curves.png (required)")
 	plot := fs.String("plot", "", "write the curves to `PNG` (default DIR/curves.png)")
 	quiet := fs.Bool("quiet", false, "no progress line")
+	taskParams := fs.String("task-params", "", "score the final policies with these environment parameters, as `shaping=0,penalty=0`")
+	taskEpisodes := fs.Int("task-episodes", 512, "episodes of the -task-params evaluation")
 	tf := addTrainFlags(fs)
 
 	return func(a *app, fs *flag.FlagSet) error {
@@ -212,6 +225,15 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 		}
 		j := &trainJob{app: a, spec: spec, seeds: *seeds, dir: *dir, team: team.value, plot: *plot, quiet: *quiet}
+		if *taskParams != "" {
+			if j.task, err = parseTaskParams(*taskParams, spec.Env); err != nil {
+				return usagef("-task-params: %v", err)
+			}
+			if *taskEpisodes < 1 {
+				return usagef("-task-episodes %d: want >= 1", *taskEpisodes)
+			}
+			j.taskEpisodes = *taskEpisodes
+		}
 		if j.plot == "" {
 			j.plot = filepath.Join(j.dir, trainPNG)
 		}
@@ -231,6 +253,57 @@ type trainJob struct {
 	team  string // both, het or hom
 	plot  string
 	quiet bool
+	// task, if not nil, are the parameters of the evaluation of the final
+	// policies (-task-params), on taskEpisodes episodes.
+	task         *simulate.Params
+	taskEpisodes int
+}
+
+// taskScore is the result of a trainJob's task evaluation of one seed.
+type taskScore struct{ het, hom float64 }
+
+// parseTaskParams reads "NAME=V,NAME=V" and checks that env accepts it.
+func parseTaskParams(s string, env learn.EnvSpec) (*simulate.Params, error) {
+	p := &simulate.Params{}
+	for _, part := range splitTop(s, ',') {
+		name, value, ok := strings.Cut(part, "=")
+		name = strings.TrimSpace(name)
+		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if !ok || name == "" || err != nil {
+			return nil, fmt.Errorf("%q is not NAME=VALUE, as in shaping=0", part)
+		}
+		if p.Index(name) >= 0 {
+			return nil, fmt.Errorf("%q is set twice", name)
+		}
+		p.Names, p.Values = append(p.Names, name), append(p.Values, v)
+	}
+	e, err := env.New(1)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.SetParams(*p); err != nil {
+		return nil, fmt.Errorf("%v (the parameters of %s: %s)", strings.TrimPrefix(err.Error(), "simulate: "),
+			env.Name, strings.Join(e.Params().Names, ", "))
+	}
+	return p, nil
+}
+
+// scoreTask plays the final policies of a seed's pair with j.task set;
+// NaN if the pair is not at the run's last iteration (a run extended
+// beyond -iterations before).
+func (j *trainJob) scoreTask(pair *learn.Pair, seed int64) (taskScore, error) {
+	if pair.Het().Iteration() != j.spec.Iterations {
+		return taskScore{math.NaN(), math.NaN()}, nil
+	}
+	if err := pair.SetEnvParams(*j.task); err != nil {
+		return taskScore{}, err
+	}
+	het, err := pair.Het().Evaluate(j.taskEpisodes, seed)
+	if err != nil {
+		return taskScore{}, err
+	}
+	hom, err := pair.Hom().Evaluate(j.taskEpisodes, seed)
+	return taskScore{het, hom}, err
 }
 
 // resumeCommand is the command line that resumes this command: the same
@@ -251,6 +324,7 @@ func (j *trainJob) run() error {
 	rp := newRunProgress(prog, j.seeds, j.seeds*j.spec.Iterations)
 	stop := func() bool { return j.ctx.Err() != nil }
 	logs := make([][]learn.PairStats, 0, j.seeds)
+	var tasks []taskScore
 	for k := 1; k <= j.seeds; k++ {
 		spec := j.spec
 		spec.Team.Seed = int64(k)
@@ -279,6 +353,14 @@ func (j *trainJob) run() error {
 			log = log[:j.spec.Iterations]
 		}
 		logs = append(logs, log)
+		if j.task != nil {
+			score, err := j.scoreTask(res.Pair, spec.Team.Seed)
+			if err != nil {
+				prog.finish()
+				return fmt.Errorf("%s: -task-params evaluation: %v", run, err)
+			}
+			tasks = append(tasks, score)
+		}
 		if !j.quiet {
 			fps := 0.0
 			if res.ResumedAt < j.spec.Iterations && len(log) > 0 {
@@ -288,13 +370,13 @@ func (j *trainJob) run() error {
 		}
 	}
 	prog.finish()
-	if err := j.writeCSV(logs); err != nil {
+	if err := j.writeCSV(logs, tasks); err != nil {
 		return err
 	}
 	if err := j.curves(logs).Save(j.plot); err != nil {
 		return err
 	}
-	return j.report(logs)
+	return j.report(logs, tasks)
 }
 
 // checkPictureName returns an error unless path ends in an extension that
@@ -313,8 +395,9 @@ func finalRow(log []learn.PairStats) learn.PairStats {
 	return r.Final()
 }
 
-// writeCSV writes DIR/gains.csv: one row per seed.
-func (j *trainJob) writeCSV(logs [][]learn.PairStats) error {
+// writeCSV writes DIR/gains.csv: one row per seed, with the task
+// evaluation's columns if there is one.
+func (j *trainJob) writeCSV(logs [][]learn.PairStats, tasks []taskScore) error {
 	n := len(logs)
 	seed, iters, frames := make([]int, n), make([]int, n), make([]int, n)
 	het, hom, g, secs := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
@@ -326,10 +409,18 @@ func (j *trainJob) writeCSV(logs [][]learn.PairStats) error {
 			secs[k] += row.Seconds
 		}
 	}
-	df := dataframe.New(
+	cols := []series.Series{
 		series.New(seed, series.Int, "Seed"), series.New(iters, series.Int, "Iterations"), series.New(frames, series.Int, "Frames"),
-		series.New(het, series.Float, "HetEval"), series.New(hom, series.Float, "HomEval"), series.New(g, series.Float, "Gain"),
-		series.New(secs, series.Float, "Seconds"))
+		series.New(het, series.Float, "HetEval"), series.New(hom, series.Float, "HomEval"), series.New(g, series.Float, "Gain")}
+	if len(tasks) > 0 {
+		th, tm, tg := make([]float64, n), make([]float64, n), make([]float64, n)
+		for k, s := range tasks {
+			th[k], tm[k], tg[k] = s.het, s.hom, s.het-s.hom
+		}
+		cols = append(cols, series.New(th, series.Float, "TaskHet"), series.New(tm, series.Float, "TaskHom"),
+			series.New(tg, series.Float, "TaskGain"))
+	}
+	df := dataframe.New(append(cols, series.New(secs, series.Float, "Seconds"))...)
 	f, err := os.Create(filepath.Join(j.dir, trainCSV))
 	if err != nil {
 		return err
@@ -362,40 +453,33 @@ func closedForm(env learn.EnvSpec) float64 {
 	return g.Delta
 }
 
-// report prints each seed's final evaluation and their mean ± std.
-func (j *trainJob) report(logs [][]learn.PairStats) error {
+// report prints each seed's final evaluation (and task evaluation) and
+// their mean ± std.
+func (j *trainJob) report(logs [][]learn.PairStats, tasks []taskScore) error {
 	var b strings.Builder
 	frames := logs[0][len(logs[0])-1].Frames
 	fmt.Fprintf(&b, "%s: %d seed(s) x %d iterations, %d frames per team per run\n", j.spec.Env, j.seeds, j.spec.Iterations, frames)
-	type column struct {
-		name string
-		get  func(learn.PairStats) float64
-	}
-	het := column{"R_het (eval)", func(s learn.PairStats) float64 { return s.HetEval }}
-	hom := column{"R_hom (eval)", func(s learn.PairStats) float64 { return s.HomEval }}
-	dr := column{"ΔR", func(s learn.PairStats) float64 { return s.EvalGain }}
-	cols := map[string][]column{"both": {het, hom, dr}, "het": {het}, "hom": {hom}}[j.team]
+	cols := j.reportColumns(logs, tasks)
 	fmt.Fprintf(&b, "%-6s", "seed")
 	for _, c := range cols {
 		fmt.Fprintf(&b, "  %20s", c.name)
 	}
 	b.WriteString("\n")
-	values := make([][]float64, len(cols))
-	for k, log := range logs {
-		f := finalRow(log)
+	for k := range logs {
 		fmt.Fprintf(&b, "%-6d", k+1)
-		for i, c := range cols {
-			v := c.get(f)
-			values[i] = append(values[i], v)
-			fmt.Fprintf(&b, "  %20.6g", v)
+		for _, c := range cols {
+			fmt.Fprintf(&b, "  %20.6g", c.values[k])
 		}
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%-6s", "mean")
-	for i := range cols {
-		fmt.Fprintf(&b, "  %20s", fmt.Sprintf("%.4g ± %.2g", meanOf(values[i]), stdOf(values[i])))
+	for _, c := range cols {
+		fmt.Fprintf(&b, "  %20s", fmt.Sprintf("%.4g ± %.2g", meanOf(c.values), stdOf(c.values)))
 	}
 	b.WriteString("\n(± is the standard deviation over seeds)\n")
+	if j.task != nil {
+		fmt.Fprintf(&b, "(task: the final policies on %d episodes with %s)\n", j.taskEpisodes, j.task.String())
+	}
 	if th := closedForm(j.spec.Env); !math.IsNaN(th) && j.team == "both" {
 		fmt.Fprintf(&b, "closed form: ΔR = %.6g\n", th)
 	}
@@ -405,6 +489,31 @@ func (j *trainJob) report(logs [][]learn.PairStats) error {
 	fmt.Fprintf(&b, "wrote %s\nwrote %s\n", filepath.Join(j.dir, trainCSV), j.plot)
 	_, err := io.WriteString(j.stdout, b.String())
 	return err
+}
+
+// reportColumn is a column of the train report: a value per seed.
+type reportColumn struct {
+	name   string
+	values []float64
+}
+
+// reportColumns returns the columns of the report for j.team: the final
+// evaluation returns and gain, then those of the task evaluation.
+func (j *trainJob) reportColumns(logs [][]learn.PairStats, tasks []taskScore) []reportColumn {
+	het, hom, dr := reportColumn{name: "R_het (eval)"}, reportColumn{name: "R_hom (eval)"}, reportColumn{name: "ΔR"}
+	for _, log := range logs {
+		f := finalRow(log)
+		het.values, hom.values, dr.values = append(het.values, f.HetEval), append(hom.values, f.HomEval), append(dr.values, f.EvalGain)
+	}
+	cols := map[string][]reportColumn{"both": {het, hom, dr}, "het": {het}, "hom": {hom}}[j.team]
+	if len(tasks) == 0 {
+		return cols
+	}
+	th, tm, tg := reportColumn{name: "R_het (task)"}, reportColumn{name: "R_hom (task)"}, reportColumn{name: "ΔR (task)"}
+	for _, s := range tasks {
+		th.values, tm.values, tg.values = append(th.values, s.het), append(tm.values, s.hom), append(tg.values, s.het-s.hom)
+	}
+	return append(cols, map[string][]reportColumn{"both": {th, tm, tg}, "het": {th}, "hom": {tm}}[j.team]...)
 }
 
 func meanOf(x []float64) float64 {

@@ -7,10 +7,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/simulate"
 )
 
 // tinyTrain trains the matrix game (N = M = 2, min∘max) with small
@@ -163,6 +167,54 @@ func TestTrainCaptureAndTag(t *testing.T) {
 		recs := readCSV(t, readFile(t, filepath.Join(dir, "gains.csv")))
 		if g := parseFloat(t, recs[1][5]); math.IsNaN(g) {
 			t.Errorf("%s: gain NaN", env)
+		}
+	}
+}
+
+// TestTrainTaskParams checks -task-params: gains.csv and the report give
+// the final policies' returns with the parameters set, as an independent
+// evaluation of the checkpoint does, and bad values are usage errors.
+func TestTrainTaskParams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains Tag")
+	}
+	dir := filepath.Join(t.TempDir(), "tag")
+	args := []string{"train", "-env", "tag", "-U", "min", "-T", "max", "-seeds", "2", "-iterations", "1",
+		"-hidden", "8", "-envs", "2", "-frames-per-iter", "200", "-minibatch", "100", "-epochs", "1", "-eval-episodes", "2",
+		"-quiet", "-dir", dir}
+	code, out, errOut := runArgs(append(args, "-task-params", "shaping=0, penalty=0", "-task-episodes", "8")...)
+	if code != exitOK || !strings.Contains(out, "ΔR (task)") || !strings.Contains(out, "8 episodes with {shaping=0 penalty=0}") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	recs := readCSV(t, readFile(t, filepath.Join(dir, "gains.csv")))
+	if got := strings.Join(recs[0], ","); got != "Seed,Iterations,Frames,HetEval,HomEval,Gain,TaskHet,TaskHom,TaskGain,Seconds" {
+		t.Fatalf("columns %s", got)
+	}
+	for k := 1; k <= 2; k++ {
+		pair, err := learn.LoadPair(filepath.Join(dir, "seed"+strconv.Itoa(k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pair.SetEnvParams(simulate.Params{Names: []string{"shaping", "penalty"}, Values: []float64{0, 0}}); err != nil {
+			t.Fatal(err)
+		}
+		het, _ := pair.Het().Evaluate(8, int64(k))
+		hom, _ := pair.Hom().Evaluate(8, int64(k))
+		th, tm, tg := parseFloat(t, recs[k][6]), parseFloat(t, recs[k][7]), parseFloat(t, recs[k][8])
+		if th != het || tm != hom || tg != th-tm || th < 0 || tm < 0 {
+			t.Errorf("seed %d: task %v %v %v, an evaluation of the checkpoint %v %v", k, th, tm, tg, het, hom)
+		}
+	}
+	for _, c := range []struct{ params, episodes, want string }{
+		{"shaping=0,speed=2", "8", "speed"},
+		{"shaping", "8", "NAME=VALUE"},
+		{"shaping=x", "8", "NAME=VALUE"},
+		{"shaping=0,shaping=1", "8", "twice"},
+		{"shaping=0", "0", "-task-episodes 0"},
+	} {
+		code, _, errOut := runArgs(append(args, "-task-params", c.params, "-task-episodes", c.episodes)...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("-task-params %s -task-episodes %s: exit %d, %q; want a usage error naming %q", c.params, c.episodes, code, errOut, c.want)
 		}
 	}
 }
