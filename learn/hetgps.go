@@ -137,6 +137,19 @@ type HetGPSSpec struct {
 	// GradEpisodes is the batch of episodes on which the gain and its
 	// gradient are computed (default 32).
 	GradEpisodes int
+	// DeterministicGrad computes the gain and its gradient with the teams'
+	// deterministic policies (the modes of their distributions) instead of
+	// sampled actions (the default, as the paper's rollouts). Sampled
+	// actions make the two teams' efforts differ by noise alone where
+	// their policies agree, as when the search starts from a reward that
+	// does not depend on the allocation (softmax(0) under softmax(0): both
+	// means), and Adam turns that noise into full steps of θ. With the
+	// modes, two teams that act alike have a gain and a gradient of
+	// exactly 0; and in the matrix game, where a homogeneous team's
+	// agents all choose the same efforts, ∂gain/∂τ_T of a softmax T is the
+	// spread of the heterogeneous team's efforts (a weighted variance),
+	// never negative.
+	DeterministicGrad bool
 }
 
 // HetGPSDefaultThetaLR is the default ThetaLR.
@@ -394,6 +407,7 @@ type hetgpsRecord struct {
 	Descent, SGD         bool
 	ThetaLR              float64
 	GradEpisodes         int
+	DeterministicGrad    bool `json:",omitempty"`
 }
 
 func (s HetGPSSpec) record() hetgpsRecord {
@@ -401,7 +415,8 @@ func (s HetGPSSpec) record() hetgpsRecord {
 	run.Iterations = 0
 	return hetgpsRecord{Algorithm: "HetGPS", Iterations: s.Run.Iterations, Run: run, Params: s.Params,
 		Schedule: s.Schedule.String(), AgentIters: s.AgentIters, EnvIters: s.EnvIters, WarmUp: s.WarmUp,
-		Descent: s.Descent, SGD: s.SGD, ThetaLR: s.ThetaLR, GradEpisodes: s.GradEpisodes}
+		Descent: s.Descent, SGD: s.SGD, ThetaLR: s.ThetaLR, GradEpisodes: s.GradEpisodes,
+		DeterministicGrad: s.DeterministicGrad}
 }
 
 // hetgpsState is the part of a checkpoint that HetGPS adds to the teams'
@@ -602,9 +617,10 @@ func (h *hetgps) seed(iter int) int64 {
 const streamHetGPS uint64 = 0x4e7695
 
 // gainGradient measures the gain and its gradient with respect to θ with
-// the teams' current stochastic policies.
+// the teams' current policies, stochastic unless DeterministicGrad.
 func (h *hetgps) gainGradient(iter int) (float64, []float64, error) {
-	g, grad, err := simulate.GainGradientConcurrent(h.genv[0], h.genv[1], h.pair.het.Policy(true), h.pair.hom.Policy(true),
+	sample := !h.spec.DeterministicGrad
+	g, grad, err := simulate.GainGradientConcurrent(h.genv[0], h.genv[1], h.pair.het.Policy(sample), h.pair.hom.Policy(sample),
 		h.seed(iter), h.theta.Names)
 	if err != nil {
 		return 0, nil, fmt.Errorf("learn: HetGPS gradient at iteration %d: %w", iter, err)

@@ -193,6 +193,12 @@ func TestHetGPSSquashGradient(t *testing.T) {
 			s.Params = []ThetaParam{{Name: "T.t", Init: 1.5, Low: -4, High: 4}, {Name: "U.t", Init: -0.5}}
 			return s
 		}()},
+		{"softmax, deterministic policies", func() HetGPSSpec {
+			s := hetgpsMatrix(5, 3)
+			s.Params = []ThetaParam{{Name: "T.t", Init: 1.5}, {Name: "U.t", Init: -0.5}}
+			s.DeterministicGrad = true
+			return s
+		}()},
 	} {
 		h, err := newHetGPS(c.spec)
 		if err != nil {
@@ -467,5 +473,37 @@ func BenchmarkPairIteration(b *testing.B) {
 func BenchmarkHetGPSIteration(b *testing.B) {
 	for _, name := range []string{"matrix", "capture", "capture-e10", "capture-preset"} {
 		b.Run(name, func(b *testing.B) { hetgpsBenchHetGPS(b, hetgpsBenchSpecs()[name]) })
+	}
+}
+
+// TestHetGPSDeterministicGrad checks the property that makes
+// DeterministicGrad reliable in the matrix game from softmax(0) under
+// softmax(0): with the teams' modes, a homogeneous team's agents choose
+// the same efforts, so ∂gain/∂τ_T is the spread of the heterogeneous
+// team's efforts, never negative, at every iteration; with sampled
+// actions it is noise of either sign.
+func TestHetGPSDeterministicGrad(t *testing.T) {
+	signs := func(deterministic bool) (neg, pos int) {
+		s := hetgpsMatrix(2, 40)
+		s.DeterministicGrad = deterministic
+		res, err := HetGPS(s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range res.Log {
+			switch g := row.ThetaGrad[0]; {
+			case g < 0:
+				neg++
+			case g > 0:
+				pos++
+			}
+		}
+		return neg, pos
+	}
+	if neg, pos := signs(true); neg != 0 || pos == 0 {
+		t.Errorf("deterministic: ∂gain/∂τ_T < 0 at %d iterations, > 0 at %d; want 0 and some", neg, pos)
+	}
+	if neg, _ := signs(false); neg == 0 {
+		t.Errorf("sampled actions: ∂gain/∂τ_T never < 0 in 40 iterations; the contrast this test documents is gone")
 	}
 }

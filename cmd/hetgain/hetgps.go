@@ -26,8 +26,11 @@ the train command), and the environment parameters θ (-params, by default
 the parameters T.t and U.t of the aggregators T and U) move by gradient
 ascent on the heterogeneity gain G(π_het) − G(π_hom), differentiated
 through the simulator with the teams' stochastic policies (their noise
-held fixed) on -grad-episodes episodes. -descent minimises the gain
-instead.
+held fixed) on -grad-episodes episodes, or with -grad-deterministic their
+deterministic policies (the modes): then two teams that act alike have a
+gain and a gradient of exactly 0, where sampled actions give noise that
+Adam turns into full steps (see learn.HetGPSSpec.DeterministicGrad).
+-descent minimises the gain instead.
 
 θ starts at the parameters of -U and -T (softmax(0) is the mean,
 powersum(1) the sum). -bounds keeps a parameter in (LO, HI) by optimising
@@ -119,6 +122,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	warmUp := fs.Int("warmup", 0, "iterations at the start that train the agents only, before the schedule begins")
 	descent := fs.Bool("descent", false, "minimise the gain instead of maximising it")
 	sgd := fs.Bool("sgd", false, "plain gradient steps on θ instead of Adam")
+	deterministic := fs.Bool("grad-deterministic", false, "the gain and its gradient from the teams' deterministic policies, not sampled actions")
 	thetaLR := fs.Float64("theta-lr", learn.HetGPSDefaultThetaLR, "learning rate of θ")
 	gradEpisodes := fs.Int("grad-episodes", 32, "episodes of the gain and its gradient")
 	episodeLength := fs.Int("episode-length", 0, "steps of a capture or tag episode (0: 100)")
@@ -169,6 +173,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			Run: learn.RunSpec{Env: es, Team: cfg, Iterations: *iterations,
 				EvalEvery: *tf.evalEvery, EvalEpisodes: *tf.evalEpisodes},
 			AgentIters: *x, EnvIters: *y, WarmUp: *warmUp, Descent: *descent, SGD: *sgd, ThetaLR: *thetaLR, GradEpisodes: *gradEpisodes,
+			DeterministicGrad: *deterministic,
 		}
 		if schedule.value == "alternated" {
 			spec.Schedule = learn.Alternated

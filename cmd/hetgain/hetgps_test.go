@@ -54,9 +54,13 @@ func TestHetGPSCommandTiny(t *testing.T) {
 	dir2 := filepath.Join(t.TempDir(), "ps")
 	plot := filepath.Join(t.TempDir(), "fig.png")
 	code, out, errOut = runArgs(hetgpsTinyArgs(dir2, "-U", "powersum(1)", "-T", "powersum(1)", "-bounds", "T.t=0.3:6,U.t=0.3:6",
-		"-schedule", "alternated", "-x", "2", "-y", "1", "-sgd", "-seeds", "1", "-plot", plot, "-quiet")...)
+		"-schedule", "alternated", "-x", "2", "-y", "1", "-sgd", "-grad-deterministic", "-seeds", "1", "-plot", plot, "-quiet")...)
 	if code != exitOK || errOut != "" {
 		t.Fatalf("power-sum: exit %d, stderr %q", code, errOut)
+	}
+	if spec := readFile(t, filepath.Join(dir2, "matrix", "seed1", "spec.json")); !strings.Contains(spec, `"DeterministicGrad": true`) ||
+		!strings.Contains(spec, `"SGD": true`) {
+		t.Errorf("-grad-deterministic -sgd: spec.json\n%s", spec)
 	}
 	checkPNG(t, plot)
 	if !strings.Contains(out, "wrote "+plot) || strings.Contains(out, "hetgps-matrix.png") {
