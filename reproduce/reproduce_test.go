@@ -660,16 +660,23 @@ func TestStoredReproductions(t *testing.T) {
 	positiveAsPaper(t, "capture", storedTable(t, Capture(), 27))
 	storedTable(t, Tag(), 27)
 
-	storedHetGPS(t, "softmax", 9)
+	// The criterion for softmax from 0: τ_T rises and τ_U falls,
+	// into the region of a gain, and the gain rises, in every seed.
+	for _, o := range storedHetGPS(t, "softmax", 9).Outcomes() {
+		if !o.AsExpected {
+			t.Errorf("HetGPS softmax %s seed %d: not as the paper: %+v", o.Setting, o.Seed, o)
+		}
+	}
 	storedHetGPS(t, "powersum", 6)
 	storedHetGPS(t, "adverse", 6)
 	storedHetGPS(t, "descent", 6)
 }
 
-// update makes TestStoredReproductions rewrite the stored gains.csv
-// files from the stored logs, after a change of Results.Table's columns:
+// update makes TestStoredReproductions rewrite the stored tables,
+// summaries and figures from the stored logs (after a change of their
+// format, or of a preset's runs copied in):
 // go test ./reproduce -run TestStoredReproductions -update.
-var update = flag.Bool("update", false, "rewrite the stored gains.csv of testdata/reproductions from their logs")
+var update = flag.Bool("update", false, "rewrite the tables, summaries and figures of testdata/reproductions from their logs")
 
 // storedTable loads the stored reproduction of e, checks that it has the
 // given number of finished runs and that its stored gains.csv is the table
@@ -706,8 +713,9 @@ func storedTable(t *testing.T, e Experiment, runs int) dataframe.DataFrame {
 }
 
 // storedHetGPS checks the stored HetGPS reproduction of a preset: all runs
-// load, and the stored summary is the one the logs give.
-func storedHetGPS(t *testing.T, name string, runs int) {
+// load, and the stored summary is the one the logs give. It returns the
+// loaded results.
+func storedHetGPS(t *testing.T, name string, runs int) *HetGPSResults {
 	dir := filepath.Join("..", "testdata", "reproductions", "hetgps-"+name)
 	hg, err := LoadHetGPSPreset(name, dir)
 	if err != nil {
@@ -716,6 +724,11 @@ func storedHetGPS(t *testing.T, name string, runs int) {
 	if len(hg.Runs) != runs {
 		t.Errorf("HetGPS %s: %d finished runs, want %d", name, len(hg.Runs), runs)
 	}
+	if *update {
+		if _, err := hg.Save(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
 	stored, err := os.ReadFile(filepath.Join(dir, HetGPSSummary))
 	if err != nil {
 		t.Fatal(err)
@@ -723,6 +736,7 @@ func storedHetGPS(t *testing.T, name string, runs int) {
 	if got := hg.Summary(); got != string(stored) {
 		t.Errorf("HetGPS %s: the stored %s differs from the logs' summary:\n%s\nwant\n%s", name, HetGPSSummary, stored, got)
 	}
+	return hg
 }
 
 // matrixWithinTolerance checks the stored reproduction of Matrix(n, n).
