@@ -49,62 +49,84 @@ _, _ = fmt.Println("ready")
 ## 1 · HetGPS in the matrix game, three seeds
 
 The continuous matrix game with $N = M = 2$, $U = \mathrm{softmax}(\tau_U)$, $T = \mathrm{softmax}(\tau_T)$, both starting at $\tau = 0$ (the mean of the mean: every allocation earns $1/M$). Both parameters are searched, unbounded, with Adam at learning rate 0.05; the gain and its gradient come from 256 episodes; each iteration trains both teams on 1600 frames. 60 iterations per seed take a few seconds.
+
+The gradient can be taken on sampled actions (the default, as the paper's rollouts) or on the teams' deterministic policies, the modes of their distributions (`DeterministicGrad`, which the matrix-game presets use). Three seeds of each:
 """),
 ("code", r"""
-spec := func(seed int64) learn.HetGPSSpec {
+spec := func(seed int64, modes bool) learn.HetGPSSpec {
 	return learn.HetGPSSpec{
 		Run: learn.RunSpec{
 			Env:        learn.EnvSpec{Name: "matrix", Agents: 2, Tasks: 2, U: "softmax(0)", T: "softmax(0)"},
 			Team:       learn.Config{Seed: seed, Hidden: []int{32, 32}},
 			Iterations: 60, EvalEvery: 10, EvalEpisodes: 4,
 		},
-		Params:       []learn.ThetaParam{{Name: "T.t", Init: 0}, {Name: "U.t", Init: 0}},
-		ThetaLR:      0.05,
-		GradEpisodes: 256,
+		Params:            []learn.ThetaParam{{Name: "T.t", Init: 0}, {Name: "U.t", Init: 0}},
+		ThetaLR:           0.05,
+		GradEpisodes:      256,
+		DeterministicGrad: modes,
 	}
 }
-var runs []*learn.HetGPSResult
-for seed := int64(1); seed <= 3; seed++ {
-	res, err := learn.HetGPS(spec(seed), learn.Options{})
-	if err != nil {
-		panic(err)
+var runs, sampled []*learn.HetGPSResult
+for _, modes := range []bool{false, true} {
+	for seed := int64(1); seed <= 3; seed++ {
+		res, err := learn.HetGPS(spec(seed, modes), learn.Options{})
+		if err != nil {
+			panic(err)
+		}
+		how := "sampled actions"
+		if modes {
+			runs, how = append(runs, res), "modes"
+		} else {
+			sampled = append(sampled, res)
+		}
+		last := res.Log[len(res.Log)-1]
+		_, _ = fmt.Printf("%-15s seed %d: τ_T = %6.3f, τ_U = %6.3f, gain = %.4f (evaluated %.4f), %d frames per team\n",
+			how, seed, last.Theta[0], last.Theta[1], last.GradGain, last.EvalGain, last.Frames)
 	}
-	runs = append(runs, res)
-	last := res.Log[len(res.Log)-1]
-	_, _ = fmt.Printf("seed %d: τ_T = %6.3f, τ_U = %6.3f, gain = %.4f (evaluated %.4f), %d frames per team\n",
-		seed, last.Theta[0], last.Theta[1], last.GradGain, last.EvalGain, last.Frames)
 }
 """),
 ("markdown", r"""
-$\theta$ over the iterations, one line per seed and parameter:
+$\theta$ over the iterations, one line per seed and parameter, first with sampled actions:
 """),
 ("code", r"""
-var thetaBands, gainBands []figures.Band
-for k, res := range runs {
-	var it, tT, tU, g []float64
-	for _, row := range res.Log {
-		it = append(it, float64(row.Iteration))
-		tT = append(tT, row.Theta[0])
-		tU = append(tU, row.Theta[1])
-		g = append(g, row.GradGain)
+thetaAndGain := func(rs []*learn.HetGPSResult) (thetaBands, gainBands []figures.Band) {
+	for k, res := range rs {
+		var it, tT, tU, g []float64
+		for _, row := range res.Log {
+			it = append(it, float64(row.Iteration))
+			tT = append(tT, row.Theta[0])
+			tU = append(tU, row.Theta[1])
+			g = append(g, row.GradGain)
+		}
+		thetaBands = append(thetaBands,
+			figures.Band{Label: fmt.Sprintf("τ_T, seed %d", k+1), X: it, Mean: tT},
+			figures.Band{Label: fmt.Sprintf("τ_U, seed %d", k+1), X: it, Mean: tU, Dashed: true})
+		gainBands = append(gainBands, figures.Band{Label: fmt.Sprintf("seed %d", k+1), X: it, Mean: g})
 	}
-	thetaBands = append(thetaBands,
-		figures.Band{Label: fmt.Sprintf("τ_T, seed %d", k+1), X: it, Mean: tT},
-		figures.Band{Label: fmt.Sprintf("τ_U, seed %d", k+1), X: it, Mean: tU, Dashed: true})
-	gainBands = append(gainBands, figures.Band{Label: fmt.Sprintf("seed %d", k+1), X: it, Mean: g})
+	return thetaBands, gainBands
 }
-figures.Bands("HetGPS, matrix game N = M = 2: softmax parameters", "iteration", "τ", thetaBands...)
+sampledTheta, _ := thetaAndGain(sampled)
+figures.Bands("HetGPS, matrix game N = M = 2, gradient on sampled actions: softmax parameters", "iteration", "τ", sampledTheta...)
 """),
 ("markdown", r"""
-and the gain it measures at each step (the mean return of the heterogeneous team minus the homogeneous team's, on the gradient's 256 episodes, stochastic policies):
+then with the modes:
+"""),
+("code", r"""
+thetaBands, gainBands := thetaAndGain(runs)
+figures.Bands("HetGPS, matrix game N = M = 2, gradient on the modes: softmax parameters", "iteration", "τ", thetaBands...)
+"""),
+("markdown", r"""
+and the gain the search measures at each step with the modes (the mean return of the heterogeneous team minus the homogeneous team's, on the gradient's 256 episodes):
 """),
 ("code", r"""
 figures.Bands("HetGPS, matrix game N = M = 2: heterogeneity gain", "iteration", "ΔR (het − hom)", gainBands...)
 """),
 ("markdown", r"""
-Seeds 1 and 3 do what the paper reports for Multi-goal-capture (its Figure 5a): $\tau_T$ rises (T turns Schur-convex, towards $\max$), $\tau_U$ falls (U turns Schur-concave, towards $\min$), and the heterogeneous team pulls ahead as soon as the reward starts to favour specialists.
+With the modes every seed does what the paper reports for Multi-goal-capture (its Figure 5a): $\tau_T$ rises (T turns Schur-convex, towards $\max$), $\tau_U$ falls (U turns Schur-concave, towards $\min$), and the heterogeneous team pulls ahead as soon as the reward starts to favour specialists. With sampled actions seeds 1 and 3 do the same.
 
-Seed 2 shows the one way this search can fail, and why. At $\tau_T = \tau_U = 0$ the reward is constant, so neither the agents nor $\theta$ get a signal: the start is a **saddle**. The first steps follow noise, and in seed 2 they take *both* parameters negative. With $T$ Schur-concave there is no gain to be had (Theorem 3.2: concave $T$, no heterogeneity gain), both teams learn the same even split, the gain and its gradient vanish identically, and $\theta$ stops. In Multi-goal-capture the paper's runs have a small bonus for covering every goal that pushes heterogeneous teams to specialise from the start; the bare matrix game has nothing of the kind, so about half of the seeds end up on each side of the saddle (in section 3, 2 of 3 seeds at $N = M = 2$ and 3 of 3 at $N = M = 4$ leave it the theory's way).
+Seed 2 with sampled actions shows the one way this search can fail, and why. At $\tau_T = \tau_U = 0$ the reward is constant, so neither the agents nor $\theta$ get a signal: the start is a **saddle**. The first steps follow noise, and in seed 2 they take *both* parameters negative. With $T$ Schur-concave there is no gain to be had (Theorem 3.2: concave $T$, no heterogeneity gain), both teams learn the same even split, the gain and its gradient vanish identically, and $\theta$ stops. In Multi-goal-capture the paper's runs have a small bonus for covering every goal that pushes heterogeneous teams to specialise from the start; the bare matrix game has nothing of the kind, so with sampled actions some seeds end up on the wrong side of the saddle (7 of 9 left it the theory's way in a nine-seed run).
+
+The modes remove the noise. A homogeneous team's agents all see the same observation and share one policy, so with the modes they choose the same efforts: every column of its allocation is constant, and $\partial T/\partial \tau_T$ of a softmax $T$, which is the softmax-weighted variance of the column, is 0. The heterogeneous team's columns have a spread, so $\partial\,\mathrm{gain}/\partial \tau_T$ is a sum of weighted variances times $\partial U/\partial T_j > 0$: never negative, and exactly 0 while both teams still act alike. The search waits until the heterogeneous agents differ, then $\tau_T$ can only rise. (In Multi-goal-capture, where observations differ between agents and the gain depends on learned behaviour over 100 steps, the modes did worse, and the presets sample there.)
 """),
 ("markdown", r"""
 ## 2 · Where the search ends, and what the theory says about it
@@ -192,7 +214,7 @@ full.Figure("matrix4")
 full.Figure("capture")
 """),
 ("markdown", r"""
-The mean and band over seeds at $N = M = 2$ mixes the two outcomes of the saddle (the wide band); at $N = M = 4$ every seed leaves it the theory's way, and the gain approaches the $\min \circ \max$ value of 0.75. In Multi-goal-capture (640,000 frames per team, 0.7% of the paper's 90M, 11 minutes on two cores) every seed does what the paper's Figure 5a shows: $(\tau_T, \tau_U)$ ends at $(16.0, -4.3)$, $(8.0, -7.2)$ and $(13.7, -5.4)$, with gains of 0.92, 0.67 and 1.19. That needed a gradient of the gain estimated on 128 episodes per team: with 32 (the setting until November 2026) one seed of three ended as the paper, one took $\tau_U$ down but left $\tau_T$ near 0, and one took both up, to $(15.1, 10.8)$, where the gain stays near 0. The saddle at $(0, 0)$ is the same as in the matrix game, and the likely reason the larger estimate helps: at the start the gradient's signal (the heterogeneous team's agents differ a little more than identical ones) is small against its noise, and a noisy estimate lets Adam wander off by either side; a better estimate follows the signal. The per-iteration numbers are in `Trajectories()` (also written as `trajectories.csv` by the command):
+With the modes every seed leaves the saddle the theory's way at both sizes, and the gain approaches the $\min \circ \max$ values, 0.5 at $N = M = 2$ and 0.75 at $N = M = 4$. In Multi-goal-capture (640,000 frames per team, 0.7% of the paper's 90M, 11 minutes on two cores) every seed does what the paper's Figure 5a shows: $(\tau_T, \tau_U)$ ends at $(16.0, -4.3)$, $(8.0, -7.2)$ and $(13.7, -5.4)$, with gains of 0.92, 0.67 and 1.19. That needed a gradient of the gain estimated on 128 episodes per team: with 32 (the setting until November 2026) one seed of three ended as the paper, one took $\tau_U$ down but left $\tau_T$ near 0, and one took both up, to $(15.1, 10.8)$, where the gain stays near 0. The saddle at $(0, 0)$ is the same as in the matrix game, and the likely reason the larger estimate helps: at the start the gradient's signal (the heterogeneous team's agents differ a little more than identical ones) is small against its noise, and a noisy estimate lets Adam wander off by either side; a better estimate follows the signal. The per-iteration numbers are in `Trajectories()` (also written as `trajectories.csv` by the command):
 """),
 ("code", r"""
 traj := full.Trajectories()
@@ -220,11 +242,12 @@ In Multi-goal-capture, with the gradient on 128 episodes per team as for softmax
 | preset | start $(\tau_T, \tau_U)$ | outcome |
 |---|---|---|
 | `adverse` | $(-5, 5)$ | 0 of 3: every team puts all effort on one task, the gain and its gradient are 0, and $\theta$ barely moves ($\tau_T$ to about $-4$) |
-| `descent` (minimising) | $(5, -5)$ | 3 of 3: the gain peaks near 0.45 while the heterogeneous team specialises, then $\tau_T$ falls below 0 (to about $-4$) and the gain ends at 0; on the way it dips below 0 while the homogeneous team learns the new reward faster |
+| `powersum` | $(1, 1)$ | 2 of 3: $(\tau_T, \tau_U)$ ends at $(4.72, 0.31)$ and $(3.82, 0.31)$ with gains of 0.76; one seed takes both exponents to 2.09, where the gain is 0 |
+| `descent` (minimising) | $(5, -5)$ | 2 of 3: the gain peaks near 0.45 while the heterogeneous team specialises, then $\tau_T$ falls below 0 (to about $-4$) and the gain ends near 0 ($-0.007$, $-0.012$, $-0.022$, the last just past the verdict's tolerance of 0.02); on the way it dips below 0 while the homogeneous team learns the new reward faster |
 | `descent`, Multi-goal-capture | $(5, -5)$ | 0 of 3 by the verdict. The teams first train for 200 iterations at $(5, -5)$ (a warm-up, so that there is a gain to descend from; without it $\tau_T$ fell below 0 before the heterogeneous team had learned any gain). One seed learned a gain of 1.1 in the warm-up; the descent took it to 0 within 100 iterations as $\tau_T$ fell through 0, then on to $-0.5$: the descent minimises the *learned* gain, and at $\tau_T, \tau_U \approx -7$ the homogeneous team learns faster. The other two learned little in the warm-up (0.05 and 0.07) and end at $-0.03$ (near 0, but with no peak to fall from) and $-0.31$ ($\tau_U$ rose to 6.8) |
 | `adverse`, Multi-goal-capture | $(-5, 5)$ | 0 of 3: $\tau_T$ rises in every seed (to 9.4, $-2.6$ and 11.9), $\tau_U$ falls past 0 in one (to $-7.2$, the seed whose $\tau_T$ stays below 0) and rises in the others (to 17.8 and 13.2); the gains end at 0.06, 0.07 and $-0.23$; the paper reaches about $(23, -17)$ with 90M frames per run |
 
-The adverse start is hopeless in the matrix game for the same reason as the failing seeds above: with $T$ Schur-concave the best gain is 0 whatever $U$ is, so there is no gradient to follow. In Multi-goal-capture $\theta$ does move from the adverse start: the bonus for covering every goal does not depend on $\theta$ and rewards specialists wherever $\theta$ is, so $T$ turns convex; $U$ has not followed within this budget, in 3 seeds with the gradient on 32 episodes or on 128.
+The adverse start is hopeless in the matrix game for the same reason as the failing seed above: with $T$ Schur-concave the best gain is 0 whatever $U$ is, so there is no gradient to follow. In Multi-goal-capture $\theta$ does move from the adverse start: the bonus for covering every goal does not depend on $\theta$ and rewards specialists wherever $\theta$ is, so $T$ turns convex; $U$ has not followed within this budget, in 3 seeds with the gradient on 32 episodes or on 128.
 """),
 ]
 
