@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/hetgain/hetgain/internal/atomicfile"
 )
 
 // Files of a run directory.
@@ -99,7 +101,7 @@ func openStore(dir string, spec []byte, header []string) (*store, *checkpoint, [
 			return nil, nil, nil, err
 		}
 	}
-	if err := writeFileAtomic(filepath.Join(dir, specFile), spec); err != nil {
+	if err := atomicfile.WriteBytes(filepath.Join(dir, specFile), spec); err != nil {
 		return nil, nil, nil, err
 	}
 	return s, ck, rows, s.rewriteLog(rows)
@@ -236,7 +238,7 @@ func (s *store) rewriteLog(rows [][]string) error {
 		b.WriteString(strings.Join(r, ",") + "\n")
 	}
 	path := filepath.Join(s.dir, logFile)
-	if err := writeFileAtomic(path, []byte(b.String())); err != nil {
+	if err := atomicfile.WriteBytes(path, []byte(b.String())); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
@@ -267,7 +269,7 @@ func (s *store) save(ck *checkpoint) error {
 	if err := gob.NewEncoder(&buf).Encode(ck); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(s.dir, checkpointFile), buf.Bytes())
+	return atomicfile.WriteBytes(filepath.Join(s.dir, checkpointFile), buf.Bytes())
 }
 
 func (s *store) close() error {
@@ -275,27 +277,6 @@ func (s *store) close() error {
 		return nil
 	}
 	return s.log.Close()
-}
-
-// writeFileAtomic writes data to a temporary file, syncs it and renames it
-// over path, so that path holds either the old or the new content.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // formatFloat writes v with full precision ("NaN" for NaN).

@@ -10,6 +10,7 @@ import (
 	"github.com/go-gota/gota/series"
 	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/internal/atomicfile"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/tables"
 )
@@ -226,7 +227,7 @@ func (r *Results) Table() dataframe.DataFrame {
 // WriteCSV writes Table to path as CSV, every float at full precision
 // (tables.WriteCSV), replacing the file atomically.
 func (r *Results) WriteCSV(path string) error {
-	return writeAtomic(path, func(w io.Writer) error { return tables.WriteCSV(w, r.Table()) })
+	return atomicfile.Write(path, func(w io.Writer) error { return tables.WriteCSV(w, r.Table()) })
 }
 
 // framesPerVariant returns the largest number of frames per team of a

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 
+	"github.com/hetgain/hetgain/internal/atomicfile"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
 )
@@ -90,7 +91,7 @@ func writeTaskEval(dir string, rec taskEvalRecord) (het, hom float64, err error)
 	if err != nil {
 		return 0, 0, err
 	}
-	err = writeAtomic(filepath.Join(dir, taskEvalFile), func(w io.Writer) error {
+	err = atomicfile.Write(filepath.Join(dir, taskEvalFile), func(w io.Writer) error {
 		_, err := w.Write(append(data, '\n'))
 		return err
 	})
@@ -149,22 +150,4 @@ func checkTaskEval(t TaskEval, env learn.EnvSpec) error {
 		return fmt.Errorf("TaskEval.Params: %v: %w", err, learn.ErrConfig)
 	}
 	return nil
-}
-
-// writeAtomic writes a file through write, replacing path atomically: a
-// reader sees the old file or the whole new one.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	err = write(tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/figures"
 	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/internal/atomicfile"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
 	"github.com/hetgain/hetgain/tables"
@@ -421,15 +422,7 @@ func (j *trainJob) writeCSV(logs [][]learn.PairStats, tasks []taskScore) error {
 			series.New(tg, series.Float, "TaskGain"))
 	}
 	df := dataframe.New(append(cols, series.New(secs, series.Float, "Seconds"))...)
-	f, err := os.Create(filepath.Join(j.dir, trainCSV))
-	if err != nil {
-		return err
-	}
-	if err := tables.WriteCSV(f, df); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(filepath.Join(j.dir, trainCSV), func(w io.Writer) error { return tables.WriteCSV(w, df) })
 }
 
 // closedForm returns the closed-form ΔR of the matrix game of spec, or NaN.

@@ -1,0 +1,43 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestWrite checks that Write replaces the file, and that a failed write
+// leaves the old content and no temporary file behind.
+func TestWrite(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.txt")
+	if err := WriteBytes(path, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBytes(path, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("content %q, want new", b)
+	}
+	boom := errors.New("boom")
+	err := Write(path, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("failed write: %v, want boom", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Errorf("after a failed write: content %q, want new", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%d files in the directory, want 1 (no temporary file left)", len(entries))
+	}
+	if err := WriteBytes(filepath.Join(dir, "missing", "f.txt"), nil); err == nil {
+		t.Error("write into a missing directory: no error")
+	}
+}
