@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -91,10 +90,7 @@ func writeTaskEval(dir string, rec taskEvalRecord) (het, hom float64, err error)
 	if err != nil {
 		return 0, 0, err
 	}
-	err = atomicfile.Write(filepath.Join(dir, taskEvalFile), func(w io.Writer) error {
-		_, err := w.Write(append(data, '\n'))
-		return err
-	})
+	err = atomicfile.WriteBytes(filepath.Join(dir, taskEvalFile), append(data, '\n'))
 	return rec.Het, rec.Hom, err
 }
 
