@@ -66,3 +66,25 @@ func BenchmarkIterateCaptureReference(b *testing.B) { benchIterate(b, benchCaptu
 func BenchmarkIterateCaptureExperiment(b *testing.B) {
 	benchIterate(b, benchCapture, Config{Envs: 16, FramesPerIter: 1600, Epochs: 10})
 }
+
+// BenchmarkEvaluateTag measures one team's deterministic evaluation on
+// 512 episodes of 2v2 Tag, as reproduce.TagLarge's task evaluation plays
+// for each team of a run (default network; the policy's weights do not
+// change the cost).
+func BenchmarkEvaluateTag(b *testing.B) {
+	tm, err := NewTeam(EnvSpec{Name: "tag", Agents: 2, Tasks: 2, U: "min", T: "max"}.New, Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := tm.Evaluate(512, 1); err != nil { // build the evaluation environments
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		if _, err := tm.Evaluate(512, int64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*512*100)/time.Since(start).Seconds(), "frames/s")
+}
