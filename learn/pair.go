@@ -174,6 +174,21 @@ func (p *Pair) Evaluate(seed int64) (het, hom float64, err error) {
 	return
 }
 
+// EvaluateWith sets params in both teams' environments (SetEnvParams),
+// then plays episodes episodes from seed with each team's deterministic
+// policy and returns both mean returns: a pair's final policies scored
+// under other parameters, such as Tag without its shaping.
+func (p *Pair) EvaluateWith(params simulate.Params, episodes int, seed int64) (het, hom float64, err error) {
+	if err = p.SetEnvParams(params); err != nil {
+		return
+	}
+	if het, err = p.het.Evaluate(episodes, seed); err != nil {
+		return
+	}
+	hom, err = p.hom.Evaluate(episodes, seed)
+	return
+}
+
 // SetEnvParams sets environment parameters in both teams' environments.
 func (p *Pair) SetEnvParams(params simulate.Params) error {
 	if err := p.het.SetEnvParams(params); err != nil {

@@ -67,15 +67,9 @@ func evalTask(t TaskEval, c cellSpec, pair *learn.Pair) (het, hom float64, err e
 	if rec, ok := readTaskEval(t, c); ok {
 		return rec.Het, rec.Hom, nil
 	}
-	if err := pair.SetEnvParams(t.Params); err != nil {
-		return 0, 0, fmt.Errorf("reproduce: task evaluation: %w", err)
-	}
 	seed := c.spec.Team.Seed
-	if het, err = pair.Het().Evaluate(t.Episodes, seed); err != nil {
-		return 0, 0, err
-	}
-	if hom, err = pair.Hom().Evaluate(t.Episodes, seed); err != nil {
-		return 0, 0, err
+	if het, hom, err = pair.EvaluateWith(t.Params, t.Episodes, seed); err != nil {
+		return 0, 0, fmt.Errorf("reproduce: task evaluation: %w", err)
 	}
 	if c.dir == "" {
 		return het, hom, nil

@@ -296,14 +296,7 @@ func (j *trainJob) scoreTask(pair *learn.Pair, seed int64) (taskScore, error) {
 	if pair.Het().Iteration() != j.spec.Iterations {
 		return taskScore{math.NaN(), math.NaN()}, nil
 	}
-	if err := pair.SetEnvParams(*j.task); err != nil {
-		return taskScore{}, err
-	}
-	het, err := pair.Het().Evaluate(j.taskEpisodes, seed)
-	if err != nil {
-		return taskScore{}, err
-	}
-	hom, err := pair.Hom().Evaluate(j.taskEpisodes, seed)
+	het, hom, err := pair.EvaluateWith(*j.task, j.taskEpisodes, seed)
 	return taskScore{het, hom}, err
 }
 
