@@ -9,13 +9,22 @@ import (
 // Write creates a temporary file next to path, lets write fill it, syncs
 // it to disk and renames it over path. If write or any step fails, path
 // is left as it was, the temporary file is removed, and the error is
-// returned.
+// returned. The file keeps the permissions of the file it replaces; a new
+// file gets 0644 (read for all, as os.WriteFile(path, data, 0o644) under
+// the usual umask), not the 0600 of a temporary file.
 func Write(path string, write func(io.Writer) error) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
-	err = write(tmp)
+	err = tmp.Chmod(mode)
+	if err == nil {
+		err = write(tmp)
+	}
 	if err == nil {
 		err = tmp.Sync()
 	}

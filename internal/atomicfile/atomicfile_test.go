@@ -41,3 +41,33 @@ func TestWrite(t *testing.T) {
 		t.Error("write into a missing directory: no error")
 	}
 }
+
+// TestWriteMode checks the permissions of the files Write leaves: 0644
+// for a new file (not the 0600 of a temporary file), the old file's for a
+// replaced one.
+func TestWriteMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.txt")
+	mode := func() os.FileMode {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+	if err := WriteBytes(path, []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if m := mode(); m != 0o644 {
+		t.Errorf("new file: mode %v, want 0644", m)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBytes(path, []byte("b")); err != nil {
+		t.Fatal(err)
+	}
+	if m := mode(); m != 0o600 {
+		t.Errorf("replaced 0600 file: mode %v, want 0600", m)
+	}
+}
