@@ -3,9 +3,10 @@ package figures
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hetgain/hetgain/internal/atomicfile"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -81,7 +82,8 @@ func (f *Figure) PNG() []byte {
 }
 
 // Save writes the figure to path, in the format named by its extension
-// (.png, .svg, .pdf, .eps, .jpg or .tif).
+// (.png, .svg, .pdf, .eps, .jpg or .tif), replacing the file atomically: an
+// interrupted Save leaves the old file whole.
 func (f *Figure) Save(path string) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if format == "" {
@@ -91,7 +93,7 @@ func (f *Figure) Save(path string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := atomicfile.WriteBytes(path, b); err != nil {
 		return fmt.Errorf("figures: %w", err)
 	}
 	return nil
