@@ -471,6 +471,45 @@ func TestCurves(t *testing.T) {
 	ref.Curves("sideways")
 }
 
+// TestSave checks the files Save writes: gains.csv byte for byte that of
+// WriteCSV, and a PNG of curves per variant, into a directory it creates.
+func TestSave(t *testing.T) {
+	ref, _ := referenceRun(t)
+	dir := filepath.Join(t.TempDir(), "new", "out")
+	paths, err := ref.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "gains.csv"), filepath.Join(dir, "curves-continuous.png"), filepath.Join(dir, "curves-discrete.png")}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("paths %q, want %q", paths, want)
+	}
+	csv := filepath.Join(t.TempDir(), "want.csv")
+	if err := ref.WriteCSV(csv); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := readTestFile(t, paths[0]), readTestFile(t, csv); got != want {
+		t.Errorf("gains.csv:\n%s\nwant\n%s", got, want)
+	}
+	for _, p := range paths[1:] {
+		if _, err := png.Decode(strings.NewReader(readTestFile(t, p))); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if _, err := ref.Save(filepath.Join(paths[0], "sub")); err == nil {
+		t.Error("Save under a file: no error")
+	}
+}
+
+func readTestFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 func TestPaper(t *testing.T) {
 	root, err := os.ReadFile(filepath.Join("..", "testdata", "paper_learned_gains.csv"))
 	if err != nil {
@@ -680,7 +719,8 @@ var update = flag.Bool("update", false, "rewrite the tables, summaries and figur
 
 // storedTable loads the stored reproduction of e, checks that it has the
 // given number of finished runs and that its stored gains.csv is the table
-// its logs give, and returns that table.
+// its logs give, and returns that table. With -update it first rewrites
+// the table and the curves (Results.Save).
 func storedTable(t *testing.T, e Experiment, runs int) dataframe.DataFrame {
 	t.Helper()
 	dir := filepath.Join("..", "testdata", "reproductions", e.Name)
@@ -696,9 +736,9 @@ func storedTable(t *testing.T, e Experiment, runs int) dataframe.DataFrame {
 	if err := tables.WriteCSV(&got, df); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "gains.csv")
+	path := filepath.Join(dir, TableCSV)
 	if *update {
-		if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+		if _, err := res.Save(dir); err != nil {
 			t.Fatal(err)
 		}
 	}

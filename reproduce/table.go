@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
@@ -228,6 +230,35 @@ func (r *Results) Table() dataframe.DataFrame {
 // (tables.WriteCSV), replacing the file atomically.
 func (r *Results) WriteCSV(path string) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return tables.WriteCSV(w, r.Table()) })
+}
+
+// Files of a reproduction written by Results.Save, besides its runs.
+const (
+	TableCSV  = "gains.csv"
+	curvesPNG = "curves-%s.png" // per variant label
+)
+
+// Save writes to dir the table of final gains (gains.csv, as WriteCSV)
+// and one figure of training curves per variant
+// (curves-<variant>.png, as Curves), each replacing its file atomically,
+// creating dir if need be, and returns the paths written. Results of an unfinished reproduction
+// give the table and curves of its finished runs.
+func (r *Results) Save(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	paths := []string{filepath.Join(dir, TableCSV)}
+	if err := r.WriteCSV(paths[0]); err != nil {
+		return nil, err
+	}
+	for _, v := range r.Experiment.withDefaults().Variants {
+		p := filepath.Join(dir, fmt.Sprintf(curvesPNG, v.Label))
+		if err := r.Curves(v.Label).Save(p); err != nil {
+			return paths, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
 }
 
 // framesPerVariant returns the largest number of frames per team of a

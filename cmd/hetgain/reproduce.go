@@ -12,12 +12,6 @@ import (
 	"github.com/hetgain/hetgain/reproduce"
 )
 
-// Files reproduce writes in its -dir (besides the runs).
-const (
-	reproduceCSV = "gains.csv"
-	curvesPNG    = "curves-%s.png" // per variant
-)
-
 // reproducer is a reproduction that "hetgain reproduce NAME" runs. To add
 // one (such as "hetgps"), append an entry to reproducers: run gets the job
 // with the common flags parsed (-dir is empty if not given).
@@ -84,7 +78,8 @@ reward alone, as the paper's); the gain of the training returns is the
 ReturnGain column, and the curves show it.
 
 Ctrl-C (SIGINT) or SIGTERM stops the running runs after their iteration,
-keeping their checkpoints, exits with status 130 and prints the command
+keeping their checkpoints, writes gains.csv and the curves of the runs
+finished so far (if any), exits with status 130 and prints the command
 that resumes: the same command again. Finished runs are read back, not
 retrained, and interrupted ones continue from their checkpoints with the
 same numbers as an uninterrupted reproduction. -seeds and -iterations
@@ -185,8 +180,16 @@ func runExperiment(j *reproduceJob) error {
 	prog.finish()
 	switch {
 	case errors.Is(err, learn.ErrStopped):
-		fmt.Fprintf(j.stderr, "hetgain reproduce: interrupted: %d of %d runs finished; the running ones kept their checkpoints in %s.\nResume with the same command:\n  %s\n",
-			len(res.Cells), runs, dir, j.resumeCommand("reproduce"))
+		fmt.Fprintf(j.stderr, "hetgain reproduce: interrupted: %d of %d runs finished; the running ones kept their checkpoints in %s.\n",
+			len(res.Cells), runs, dir)
+		if len(res.Cells) > 0 {
+			paths, err := res.Save(dir)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(j.stderr, "The finished runs' table and curves: %s\n", strings.Join(paths, ", "))
+		}
+		fmt.Fprintf(j.stderr, "Resume with the same command:\n  %s\n", j.resumeCommand("reproduce"))
 		return errInterrupted
 	case errors.Is(err, learn.ErrCheckpoint), errors.Is(err, learn.ErrConfig):
 		return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
@@ -196,17 +199,12 @@ func runExperiment(j *reproduceJob) error {
 	var b strings.Builder
 	b.WriteString(res.Summary())
 	b.WriteString("\n")
-	path := filepath.Join(dir, reproduceCSV)
-	if err := res.WriteCSV(path); err != nil {
+	paths, err := res.Save(dir)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(&b, "wrote %s\n", path)
-	for _, v := range e.Variants {
-		path := filepath.Join(dir, fmt.Sprintf(curvesPNG, v.Label))
-		if err := res.Curves(v.Label).Save(path); err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "wrote %s\n", path)
+	for _, p := range paths {
+		fmt.Fprintf(&b, "wrote %s\n", p)
 	}
 	_, err = io.WriteString(j.stdout, b.String())
 	return err

@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -114,13 +117,16 @@ func TestReproduceInterruptAndResume(t *testing.T) {
 			if code := runTiny(a, args...); code != exitInterrupted {
 				t.Fatalf("exit %d, want %d; stderr %q", code, exitInterrupted, errb.String())
 			}
-			msg := "runs finished; the running ones kept their checkpoints in " + dir +
-				".\nResume with the same command:\n  hetgain " + strings.Join(args, " ") + "\n"
+			msg := "runs finished; the running ones kept their checkpoints in " + dir + ".\n"
 			if c.finished >= 0 {
 				msg = fmt.Sprintf("interrupted: %d of 16 ", c.finished) + msg
 			}
 			if !strings.Contains(errb.String(), msg) {
 				t.Errorf("stderr:\n%s\nwant it to contain\n%s", errb.String(), msg)
+			}
+			checkPartialTable(t, dir, errb.String())
+			if resume := "Resume with the same command:\n  hetgain " + strings.Join(args, " ") + "\n"; !strings.HasSuffix(errb.String(), resume) {
+				t.Errorf("stderr:\n%s\nwant it to end with\n%s", errb.String(), resume)
 			}
 			var out2, errb2 bytes.Buffer
 			if code := runTiny(newApp(context.Background(), &out2, &errb2), args...); code != exitOK {
@@ -131,4 +137,40 @@ func TestReproduceInterruptAndResume(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkPartialTable checks what an interrupted reproduction left in dir
+// besides its runs: the table and curves of the runs finished so far, named
+// in stderr, or nothing if no run had finished.
+func checkPartialTable(t *testing.T, dir, stderr string) {
+	t.Helper()
+	e, _ := tinyExperiment("matrix2")
+	e.Seeds = 2
+	e = e.WithIterations(3)
+	res := &reproduce.Results{}
+	if _, err := os.Stat(dir); err == nil { // stopped before the first run began: no directory
+		if res, err = reproduce.Load(e, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	csv := filepath.Join(dir, "gains.csv")
+	if len(res.Cells) == 0 {
+		if _, err := os.Stat(csv); !errors.Is(err, fs.ErrNotExist) || strings.Contains(stderr, "table and curves") {
+			t.Errorf("no run finished: gains.csv %v, stderr %q", err, stderr)
+		}
+		return
+	}
+	files := "The finished runs' table and curves: " + csv + ", " +
+		filepath.Join(dir, "curves-continuous.png") + ", " + filepath.Join(dir, "curves-discrete.png") + "\n"
+	if !strings.Contains(stderr, files) {
+		t.Errorf("stderr:\n%s\nwant it to contain\n%s", stderr, files)
+	}
+	want := filepath.Join(t.TempDir(), "want.csv")
+	if err := res.WriteCSV(want); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, csv); got != readFile(t, want) {
+		t.Errorf("partial gains.csv:\n%s\nwant the table of the %d finished runs\n%s", got, len(res.Cells), readFile(t, want))
+	}
+	checkPNG(t, filepath.Join(dir, "curves-continuous.png"))
 }
