@@ -88,3 +88,12 @@ func BenchmarkEvaluateTag(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*512*100)/time.Since(start).Seconds(), "frames/s")
 }
+
+// BenchmarkIterateTagLarge: 2v2 Tag with the team of the reproduce
+// package's TagLarge experiment (default network, 160 episodes of 100
+// steps and 10 epochs of minibatches of 4,000 per iteration, learning rate
+// 1e-3), one heterogeneous team.
+func BenchmarkIterateTagLarge(b *testing.B) {
+	benchIterate(b, EnvSpec{Name: "tag", Agents: 2, Tasks: 2, U: "min", T: "max"},
+		Config{Envs: 160, FramesPerIter: 16000, Epochs: 10, Minibatch: 4000, LR: 1e-3})
+}
