@@ -124,6 +124,17 @@ func hetgpsMatrix(n int, u, t string, params []learn.ThetaParam) HetGPSSetting {
 // wall time (12m44s against 10m58s for the 3 seeds). Power-sum did not
 // gain from it: 2 of 3 seeds as the paper with 32, 0 of 3 with 128 (one
 // in the paper's regime with a gain just short of the threshold).
+//
+// A power-sum's exponent also sets the reward's scale, which the gain
+// does not factor out: a column's T = Σ_i r_ij^τ_T is at most N = 2, so
+// U = Σ_j T_j^τ_U reaches 2^τ_U, and raising τ_U inflates both teams'
+// returns and whatever gain learning leaves between them. In seed 1 of the
+// stored power-sum run (testdata/reproductions/hetgps-powersum) τ_U went
+// to its bound 6, where the returns are about 110 (17 to 20 in seeds 2 and
+// 3, at τ_U = 0.3) and the gain swings by ±7 from one iteration to the
+// next: the gradient of a gain that is positive by chance points to a
+// larger scale. The softmax operators are weighted means and keep the
+// scale, so their search sees only the curvature.
 func hetgpsCapture(u, t string, params []learn.ThetaParam) HetGPSSetting {
 	return HetGPSSetting{
 		Label: "capture",
