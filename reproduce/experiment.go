@@ -35,6 +35,11 @@ type Experiment struct {
 	// Ops are the operators tried as U and as T, in the syntax of
 	// aggregators.Parse (default {"min", "mean", "max"}).
 	Ops []string
+	// Pairs, if not empty, restricts the runs to these (U, T) pairs, each
+	// of two operators of Ops, e.g. to add seeds to a few cells only
+	// (default: all of Ops × Ops). Load and the table then see only these
+	// pairs' runs too.
+	Pairs [][2]string
 	// Seeds is the number of seeds per (variant, U, T) (default 1). Seed
 	// k = 1, ..., Seeds trains with Team.Seed + k.
 	Seeds int
@@ -381,6 +386,9 @@ func (e Experiment) check() error {
 			return bad("operator %q", op)
 		}
 	}
+	if err := e.checkPairs(); err != nil {
+		return bad("%v", err)
+	}
 	for _, c := range e.cells("") {
 		if err := c.spec.Check(); err != nil {
 			return fmt.Errorf("reproduce: experiment %q, cell %s: %w", e.Name, c.name, err)
@@ -390,6 +398,31 @@ func (e Experiment) check() error {
 		}
 	}
 	return nil
+}
+
+// checkPairs returns an error naming a pair of Pairs that is not two
+// operators of Ops, or one given twice.
+func (e Experiment) checkPairs() error {
+	seen := map[[2]string]bool{}
+	for _, p := range e.Pairs {
+		if !contains(e.Ops, p[0]) || !contains(e.Ops, p[1]) {
+			return fmt.Errorf("pair (%q, %q): want two of the operators %q", p[0], p[1], e.Ops)
+		}
+		if seen[p] {
+			return fmt.Errorf("pair (%q, %q) given twice", p[0], p[1])
+		}
+		seen[p] = true
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func safeName(s string) bool {
@@ -418,27 +451,30 @@ type cellSpec struct {
 func (e Experiment) cells(dir string) []cellSpec {
 	var out []cellSpec
 	for _, v := range e.Variants {
-		for _, u := range e.Ops {
-			for _, t := range e.Ops {
-				for k := 1; k <= e.Seeds; k++ {
-					env := v.Env
-					env.U, env.T = u, t
-					team := e.Team
-					team.Hidden = append([]int(nil), team.Hidden...)
-					team.Seed += int64(k)
-					c := cellSpec{variant: v.Label, u: u, t: t, seed: k,
-						name: v.Label + "/" + u + "-" + t + "/seed" + strconv.Itoa(k),
-						spec: learn.RunSpec{Env: env, Team: team, Iterations: e.variantIterations(v),
-							EvalEvery: e.EvalEvery, EvalEpisodes: e.EvalEpisodes}}
-					if dir != "" {
-						c.dir = filepath.Join(dir, filepath.FromSlash(c.name))
-					}
-					out = append(out, c)
-				}
+		for _, pair := range e.pairs() {
+			for k := 1; k <= e.Seeds; k++ {
+				out = append(out, e.cell(dir, v, pair[0], pair[1], k))
 			}
 		}
 	}
 	return out
+}
+
+// cell returns the cell of variant v, operators u and t and seed k.
+func (e Experiment) cell(dir string, v Variant, u, t string, k int) cellSpec {
+	env := v.Env
+	env.U, env.T = u, t
+	team := e.Team
+	team.Hidden = append([]int(nil), team.Hidden...)
+	team.Seed += int64(k)
+	c := cellSpec{variant: v.Label, u: u, t: t, seed: k,
+		name: v.Label + "/" + u + "-" + t + "/seed" + strconv.Itoa(k),
+		spec: learn.RunSpec{Env: env, Team: team, Iterations: e.variantIterations(v),
+			EvalEvery: e.EvalEvery, EvalEpisodes: e.EvalEpisodes}}
+	if dir != "" {
+		c.dir = filepath.Join(dir, filepath.FromSlash(c.name))
+	}
+	return c
 }
 
 // variantIterations returns the number of iterations of v's runs.
@@ -467,7 +503,74 @@ func (e Experiment) Runs() int {
 }
 
 // runsPerVariant returns the runs of one variant of e (after defaults).
-func (e Experiment) runsPerVariant() int { return len(e.Ops) * len(e.Ops) * e.Seeds }
+func (e Experiment) runsPerVariant() int { return len(e.pairs()) * e.Seeds }
+
+// pairs returns the (U, T) pairs of e's runs in the order of Ops (U, then
+// T): those of Pairs, or all of Ops × Ops.
+func (e Experiment) pairs() [][2]string {
+	var out [][2]string
+	for _, u := range e.Ops {
+		for _, t := range e.Ops {
+			if e.hasPair(u, t) {
+				out = append(out, [2]string{u, t})
+			}
+		}
+	}
+	return out
+}
+
+// hasPair reports whether e runs the pair (u, t).
+func (e Experiment) hasPair(u, t string) bool {
+	if len(e.Pairs) == 0 {
+		return true
+	}
+	for _, p := range e.Pairs {
+		if p == [2]string{u, t} {
+			return true
+		}
+	}
+	return false
+}
+
+// WithPairs returns e restricted to the (U, T) pairs of a comma-separated
+// list, each written U-T as in a run's directory ("min-max,mean-max"); an
+// empty list gives all pairs. An operator may contain '-'
+// ("softmax(-5)"): a pair is read at the split that names two operators
+// of e's Ops. It returns an error wrapping learn.ErrConfig naming a pair
+// that is not two of the operators, or one given twice.
+func (e Experiment) WithPairs(list string) (Experiment, error) {
+	e.Pairs = nil
+	if strings.TrimSpace(list) == "" {
+		return e, nil
+	}
+	ops := e.withDefaults().Ops
+	seen := map[[2]string]bool{}
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		p, ok := splitPair(s, ops)
+		if !ok {
+			return e, fmt.Errorf("reproduce: pair %q: want U-T with U and T among %s: %w", s, strings.Join(ops, ", "), learn.ErrConfig)
+		}
+		if seen[p] {
+			return e, fmt.Errorf("reproduce: pair %q given twice: %w", s, learn.ErrConfig)
+		}
+		seen[p] = true
+		e.Pairs = append(e.Pairs, p)
+	}
+	return e, nil
+}
+
+// splitPair splits "U-T" into two operators of ops.
+func splitPair(s string, ops []string) ([2]string, bool) {
+	for _, u := range ops {
+		for _, t := range ops {
+			if s == u+"-"+t {
+				return [2]string{u, t}, true
+			}
+		}
+	}
+	return [2]string{}, false
+}
 
 // TotalIterations returns the number of training iterations of all the
 // runs of e together.

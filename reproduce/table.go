@@ -54,17 +54,15 @@ func (r *Results) groups() []group {
 	e := r.Experiment.withDefaults()
 	var out []group
 	for _, v := range e.Variants {
-		for _, u := range e.Ops {
-			for _, t := range e.Ops {
-				g := group{variant: v, u: u, t: t}
-				for _, c := range r.Cells {
-					if c.Variant == v.Label && c.U == u && c.T == t {
-						g.cells = append(g.cells, c)
-					}
+		for _, pair := range e.pairs() {
+			g := group{variant: v, u: pair[0], t: pair[1]}
+			for _, c := range r.Cells {
+				if c.Variant == v.Label && c.U == g.u && c.T == g.t {
+					g.cells = append(g.cells, c)
 				}
-				if len(g.cells) > 0 {
-					out = append(out, g)
-				}
+			}
+			if len(g.cells) > 0 {
+				out = append(out, g)
 			}
 		}
 	}
@@ -298,7 +296,7 @@ func (r *Results) Summary() string {
 	df := r.Table()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d variant(s) x %d (U, T) pairs x %d seed(s) = %d runs, %d finished.\n",
-		e.Name, len(e.Variants), len(e.Ops)*len(e.Ops), e.Seeds, e.Runs(), len(r.Cells))
+		e.Name, len(e.Variants), len(e.pairs()), e.Seeds, e.Runs(), len(r.Cells))
 	frames, perVariant := r.framesPerVariant()
 	fmt.Fprintf(&b, "Frames per run (each team): %s", perVariant)
 	switch {

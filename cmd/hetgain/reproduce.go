@@ -83,7 +83,12 @@ finished so far (if any), exits with status 130 and prints the command
 that resumes: the same command again. Finished runs are read back, not
 retrained, and interrupted ones continue from their checkpoints with the
 same numbers as an uninterrupted reproduction. -seeds and -iterations
-larger than before add seeds and extend the runs.
+larger than before add seeds and extend the runs. -pairs U-T,... trains
+and tabulates only those (U, T) pairs, e.g. -seeds 9 -pairs min-max adds
+six seeds to one cell. -table trains nothing: it writes the table and
+curves of the runs finished in DIR, e.g. -seeds 9 -table tabulates every
+cell with the seeds it has, and -table alone gives the table so far of a
+reproduction still running.
 
 -jobs runs several runs at once; each already uses two goroutines (one per
 team), so -jobs 1 (the default) keeps two cores busy. The results do not
@@ -117,6 +122,8 @@ type reproduceJob struct {
 	jobs       int
 	seeds      int    // 0 if -seeds was not given
 	iterations int    // 0 if -iterations was not given
+	pairs      string // -pairs, "" for all
+	tableOnly  bool   // -table: tabulate the finished runs, train nothing
 	settings   string // hetgps: the settings to run, "" for all
 	quiet      bool
 }
@@ -126,6 +133,8 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	jobs := fs.Int("jobs", 1, "runs trained at once")
 	seeds := fs.Int("seeds", 0, "seeds per cell (0: the experiment's, 3)")
 	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's)")
+	pairs := fs.String("pairs", "", "only these (U, T) pairs, `U-T,...` (default all)")
+	tableOnly := fs.Bool("table", false, "write the table and curves of the runs finished in DIR, without training")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	return func(a *app, fs *flag.FlagSet) error {
 		if fs.NArg() == 0 {
@@ -145,11 +154,12 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *jobs < 1 || *seeds < 0 || *iterations < 0 {
 			return usagef("-jobs %d -seeds %d -iterations %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations)
 		}
-		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, iterations: *iterations, quiet: *quiet})
+		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, iterations: *iterations, pairs: *pairs, tableOnly: *tableOnly, quiet: *quiet})
 	}
 }
 
-// runExperiment runs the experiment of reproduce.Lookup(j.name).
+// runExperiment runs the experiment of reproduce.Lookup(j.name), or with
+// -table tabulates its finished runs.
 func runExperiment(j *reproduceJob) error {
 	lookup := j.experiment
 	if lookup == nil {
@@ -165,35 +175,26 @@ func runExperiment(j *reproduceJob) error {
 	if j.iterations > 0 {
 		e = e.WithIterations(j.iterations)
 	}
+	if e, err = e.WithPairs(j.pairs); err != nil {
+		return usagef("-pairs: %s", strings.TrimPrefix(err.Error(), "reproduce: "))
+	}
 	dir := j.dir
 	if dir == "" {
 		dir = filepath.Join("results", e.Name)
 	}
-	runs := e.Runs()
-	prog := newProgress(j.stderr, j.now, j.terminal, "reproduce "+e.Name)
-	rp := newRunProgress(prog, runs, e.TotalIterations())
-	opt := reproduce.Options{Dir: dir, Jobs: j.jobs, Stop: func() bool { return j.ctx.Err() != nil }}
-	if !j.quiet {
-		opt.Progress = func(p reproduce.Progress) { rp.update(p.Cell, p.Done, p.Iteration, p.Iterations, p.FPS, p.EvalGain) }
+	var res *reproduce.Results
+	if j.tableOnly {
+		res, err = reproduce.Load(e, dir)
+	} else {
+		res, err = trainExperiment(j, e, dir)
 	}
-	res, err := reproduce.Run(e, opt)
-	prog.finish()
 	switch {
-	case errors.Is(err, learn.ErrStopped):
-		fmt.Fprintf(j.stderr, "hetgain reproduce: interrupted: %d of %d runs finished; the running ones kept their checkpoints in %s.\n",
-			len(res.Cells), runs, dir)
-		if len(res.Cells) > 0 {
-			paths, err := res.Save(dir)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(j.stderr, "The finished runs' table and curves: %s\n", strings.Join(paths, ", "))
-		}
-		fmt.Fprintf(j.stderr, "Resume with the same command:\n  %s\n", j.resumeCommand("reproduce"))
-		return errInterrupted
+	case err == nil:
+	case errors.Is(err, errInterrupted), j.tableOnly && !errors.Is(err, learn.ErrConfig):
+		return err
 	case errors.Is(err, learn.ErrCheckpoint), errors.Is(err, learn.ErrConfig):
 		return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
-	case err != nil:
+	default:
 		return fmt.Errorf("%v\nfinished runs are kept in %s; once the cause is fixed, resume with\n  %s", err, dir, j.resumeCommand("reproduce"))
 	}
 	var b strings.Builder
@@ -208,4 +209,33 @@ func runExperiment(j *reproduceJob) error {
 	}
 	_, err = io.WriteString(j.stdout, b.String())
 	return err
+}
+
+// trainExperiment runs e in dir with progress on stderr. If it is
+// interrupted, it writes the table and curves of the runs finished so far
+// and how to resume, and returns errInterrupted.
+func trainExperiment(j *reproduceJob, e reproduce.Experiment, dir string) (*reproduce.Results, error) {
+	runs := e.Runs()
+	prog := newProgress(j.stderr, j.now, j.terminal, "reproduce "+e.Name)
+	rp := newRunProgress(prog, runs, e.TotalIterations())
+	opt := reproduce.Options{Dir: dir, Jobs: j.jobs, Stop: func() bool { return j.ctx.Err() != nil }}
+	if !j.quiet {
+		opt.Progress = func(p reproduce.Progress) { rp.update(p.Cell, p.Done, p.Iteration, p.Iterations, p.FPS, p.EvalGain) }
+	}
+	res, err := reproduce.Run(e, opt)
+	prog.finish()
+	if !errors.Is(err, learn.ErrStopped) {
+		return res, err
+	}
+	fmt.Fprintf(j.stderr, "hetgain reproduce: interrupted: %d of %d runs finished; the running ones kept their checkpoints in %s.\n",
+		len(res.Cells), runs, dir)
+	if len(res.Cells) > 0 {
+		paths, err := res.Save(dir)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(j.stderr, "The finished runs' table and curves: %s\n", strings.Join(paths, ", "))
+	}
+	fmt.Fprintf(j.stderr, "Resume with the same command:\n  %s\n", j.resumeCommand("reproduce"))
+	return nil, errInterrupted
 }

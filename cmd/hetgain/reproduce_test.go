@@ -174,3 +174,51 @@ func checkPartialTable(t *testing.T, dir, stderr string) {
 	}
 	checkPNG(t, filepath.Join(dir, "curves-continuous.png"))
 }
+
+// TestReproducePairsAndTable adds a seed to one pair with -pairs, then
+// tabulates everything with -table: the table has two seeds for that
+// pair and one for the others, and -table trains nothing. Bad -pairs are
+// usage errors naming the pair.
+func TestReproducePairsAndTable(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m2")
+	base := []string{"reproduce", "matrix2", "-dir", dir, "-iterations", "3", "-quiet"}
+	args := func(extra ...string) []string { return append(append([]string(nil), base...), extra...) }
+	for _, extra := range [][]string{{"-seeds", "1"}, {"-seeds", "2", "-pairs", "min-max"}} {
+		var out, errb bytes.Buffer
+		if code := runTiny(newApp(context.Background(), &out, &errb), args(extra...)...); code != exitOK {
+			t.Fatalf("%q: exit %d, stderr %q", extra, code, errb.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "continuous", "min-min", "seed2")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("-pairs min-max trained min-min's seed 2: %v", err)
+	}
+	var out, errb bytes.Buffer
+	if code := runTiny(newApp(context.Background(), &out, &errb), args("-seeds", "3", "-table")...); code != exitOK || errb.String() != "" {
+		t.Fatalf("-table: exit %d, stderr %q", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "continuous", "min-max", "seed3")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("-table -seeds 3 trained a third seed: %v", err)
+	}
+	for _, want := range []string{"= 24 runs, 10 finished.", "continuous  min  max      2", "continuous  min  min      1",
+		"wrote " + filepath.Join(dir, "gains.csv")} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("-table: stdout lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !strings.Contains(readFile(t, filepath.Join(dir, "gains.csv")), "matrix2,discrete,min,max,2,") {
+		t.Errorf("gains.csv lacks discrete min-max with 2 seeds:\n%s", readFile(t, filepath.Join(dir, "gains.csv")))
+	}
+	for _, c := range []struct{ pairs, msg string }{
+		{"min-mean", `-pairs: pair "min-mean": want U-T with U and T among min, max`},
+		{"max-min,max-min", `pair "max-min" given twice`},
+	} {
+		var out, errb bytes.Buffer
+		if code := runTiny(newApp(context.Background(), &out, &errb), args("-pairs", c.pairs)...); code != exitUsage || !strings.Contains(errb.String(), c.msg) {
+			t.Errorf("-pairs %s: exit %d, stderr %q, want a usage error naming %s", c.pairs, code, errb.String(), c.msg)
+		}
+	}
+	errb.Reset()
+	if code := runTiny(newApp(context.Background(), &out, &errb), "reproduce", "matrix2", "-table", "-dir", filepath.Join(dir, "none")); code == exitOK {
+		t.Errorf("-table on a missing directory: exit 0, stderr %q", errb.String())
+	}
+}

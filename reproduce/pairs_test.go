@@ -1,0 +1,141 @@
+package reproduce
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hetgain/hetgain/learn"
+)
+
+// TestWithPairs checks the parsing of a list of pairs: operators that
+// contain '-', the order kept, the empty list, and the errors naming a
+// bad pair.
+func TestWithPairs(t *testing.T) {
+	e := tiny(1)
+	e.Ops = []string{"softmax(-5)", "softmax(5)", "min"}
+	got, err := e.WithPairs("softmax(5)-softmax(-5), min-softmax(-5)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][2]string{{"softmax(5)", "softmax(-5)"}, {"min", "softmax(-5)"}}
+	if !reflect.DeepEqual(got.Pairs, want) {
+		t.Errorf("pairs %q, want %q", got.Pairs, want)
+	}
+	if n := got.Runs(); n != 2*2 { // 2 variants x 2 pairs x 1 seed
+		t.Errorf("Runs %d, want 4", n)
+	}
+	// The runs follow Ops' order, whatever the list's.
+	var names []string
+	for _, c := range got.withDefaults().cells("") {
+		if c.variant == "continuous" {
+			names = append(names, c.u+"-"+c.t)
+		}
+	}
+	if w := []string{"softmax(5)-softmax(-5)", "min-softmax(-5)"}; !reflect.DeepEqual(names, w) {
+		t.Errorf("cells %q, want %q", names, w)
+	}
+	if all, err := got.WithPairs(" "); err != nil || all.Pairs != nil || all.Runs() != 2*9 {
+		t.Errorf("empty list: pairs %q, %d runs, err %v; want all 18", all.Pairs, all.Runs(), err)
+	}
+	for _, c := range []struct{ list, msg string }{
+		{"min-max", `pair "min-max"`},
+		{"min", `pair "min"`},
+		{"min-min,min-min", `"min-min" given twice`},
+		{"min-min,", `pair ""`},
+	} {
+		_, err := e.WithPairs(c.list)
+		if !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: %v, want ErrConfig naming %s", c.list, err, c.msg)
+		}
+	}
+	// Pairs set directly are checked by Run.
+	bad := tiny(1)
+	bad.Pairs = [][2]string{{"min", "mean"}}
+	if _, err := Run(bad, Options{Dir: t.TempDir()}); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), `pair ("min", "mean")`) {
+		t.Errorf("pair outside Ops: %v", err)
+	}
+}
+
+// TestPairsAddSeeds adds a seed to one pair of a finished reproduction, as
+// "-seeds 2 -pairs min-max" does: only that pair's runs train, and they
+// are those of the full reproduction with two seeds; Load with two seeds
+// and all pairs then tabulates that pair with two seeds and the others
+// with one.
+func TestPairsAddSeeds(t *testing.T) {
+	ref, _ := referenceRun(t) // tiny(2), all pairs
+	dir := t.TempDir()
+	if _, err := Run(tiny(1), Options{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	more, err := tiny(2).WithPairs("min-max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(more, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != 4 { // 2 variants x 1 pair x 2 seeds
+		t.Fatalf("%d cells, want 4", len(res.Cells))
+	}
+	for _, c := range res.Cells {
+		if c.U != "min" || c.T != "max" {
+			t.Errorf("cell %s outside the pair", c.Name())
+		}
+		if w := findCell(ref, c.Name()); w == nil || !sameNumbers(c.Log, w.Log) {
+			t.Errorf("cell %s: not the full reproduction's", c.Name())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "continuous", "min-min", "seed2")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("seed 2 of min-min: %v, want no directory", err)
+	}
+	all, err := Load(tiny(2), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	df := all.Table()
+	seeds := df.Col("Seeds").Records()
+	for i := 0; i < df.Nrow(); i++ {
+		want := "1"
+		if df.Col("U").Elem(i).String() == "min" && df.Col("T").Elem(i).String() == "max" {
+			want = "2"
+		}
+		if seeds[i] != want {
+			t.Errorf("%s: %s seeds, want %s", cellName(df, i), seeds[i], want)
+		}
+	}
+	if df.Nrow() != 8 {
+		t.Errorf("%d rows, want 8", df.Nrow())
+	}
+}
+
+func findCell(r *Results, name string) *Cell {
+	for i := range r.Cells {
+		if r.Cells[i].Name() == name {
+			return &r.Cells[i]
+		}
+	}
+	return nil
+}
+
+// sameNumbers reports whether two runs' logs have the same frames, returns
+// and evaluations at every row (NaN equal to NaN; wall times ignored).
+func sameNumbers(a, b []learn.PairStats) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Frames != y.Frames || !same(x.HetReturn, y.HetReturn) || !same(x.HomReturn, y.HomReturn) ||
+			!same(x.HetEval, y.HetEval) || !same(x.HomEval, y.HomEval) {
+			return false
+		}
+	}
+	return true
+}
