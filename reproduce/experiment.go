@@ -262,8 +262,8 @@ func tagLargeTeam() learn.Config {
 // iterations 205 to 300). The two differ: heterogeneous teams earn the
 // shaping better, and in the first three runs the (min, min) control,
 // whose capture reward neither team earns, ended at training-return gains
-// of 0.38, 0.36 and 1.93 but capture-reward gains of −0.08, −0.02 and
-// 0.64, where the paper's is 0.0 ± 0.0.
+// of 0.38, 0.36 and 1.93 but capture-reward gains of 0.01, −0.11 and
+// 0.03, where the paper's is 0.0 ± 0.0.
 //
 // A gain is clearly positive above 0.5 (PositiveThreshold), not Tag's
 // default of 2 (PositiveTolerance × its return scale of 100): the paper's
