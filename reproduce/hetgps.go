@@ -3,6 +3,7 @@ package reproduce
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"github.com/hetgain/hetgain/figures"
+	"github.com/hetgain/hetgain/internal/atomicfile"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
 	"github.com/hetgain/hetgain/tables"
@@ -636,17 +638,10 @@ func (r *HetGPSResults) Trajectories() dataframe.DataFrame {
 	return dataframe.New(ss...)
 }
 
-// WriteCSV writes Trajectories to path at full precision.
+// WriteCSV writes Trajectories to path at full precision, replacing the
+// file atomically.
 func (r *HetGPSResults) WriteCSV(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := tables.WriteCSV(f, r.Trajectories()); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, func(w io.Writer) error { return tables.WriteCSV(w, r.Trajectories()) })
 }
 
 // Figure draws one setting: τ_T, τ_U and the gain against the iteration,
@@ -910,7 +905,7 @@ func (r *HetGPSResults) Save(dir string) ([]string, error) {
 		paths = append(paths, p)
 	}
 	p = filepath.Join(dir, HetGPSSummary)
-	if err := os.WriteFile(p, []byte(r.Summary()), 0o644); err != nil {
+	if err := atomicfile.WriteBytes(p, []byte(r.Summary())); err != nil {
 		return paths, err
 	}
 	return append(paths, p), nil

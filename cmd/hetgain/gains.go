@@ -5,12 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/internal/atomicfile"
 	"github.com/hetgain/hetgain/tables"
 )
 
@@ -200,22 +200,17 @@ func closedTable(ns, ms []int, pairs [][2]aggregators.Operator, kinds []gain.All
 	), nil
 }
 
-// writeTable writes df in the format to path, or to standard output if
-// path is empty.
-func writeTable(a *app, df dataframe.DataFrame, format, path string) (err error) {
-	var w io.Writer = a.stdout
-	if path != "" {
-		f, cerr := os.Create(path)
-		if cerr != nil {
-			return cerr
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}()
-		w = f
+// writeTable writes df in the format to path, replacing the file
+// atomically, or to standard output if path is empty.
+func writeTable(a *app, df dataframe.DataFrame, format, path string) error {
+	if path == "" {
+		return writeTableTo(a.stdout, df, format)
 	}
+	return atomicfile.Write(path, func(w io.Writer) error { return writeTableTo(w, df, format) })
+}
+
+// writeTableTo writes df to w in the format: csv, markdown or text.
+func writeTableTo(w io.Writer, df dataframe.DataFrame, format string) error {
 	switch format {
 	case "csv":
 		return tables.WriteCSV(w, df)

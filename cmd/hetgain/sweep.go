@@ -15,6 +15,7 @@ import (
 
 	"github.com/hetgain/hetgain/figures"
 	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/internal/atomicfile"
 	"github.com/hetgain/hetgain/tables"
 )
 
@@ -421,7 +422,7 @@ func (j *sweepJob) writeSettings() error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(j.path(sweepSettings), append(b, '\n'), 0o644)
+	return atomicfile.WriteBytes(j.path(sweepSettings), append(b, '\n'))
 }
 
 func (j *sweepJob) columns() []string {
@@ -550,19 +551,7 @@ func indexOf(vals []float64) map[float64]int {
 
 // rewriteCSV replaces sweep.csv by the complete sweep in grid order.
 func (j *sweepJob) rewriteCSV(res gain.SweepResult) error {
-	tmp := j.path(sweepCSV + ".tmp")
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if err := tables.WriteCSV(f, res.Frame()); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, j.path(sweepCSV))
+	return atomicfile.Write(j.path(sweepCSV), func(w io.Writer) error { return tables.WriteCSV(w, res.Frame()) })
 }
 
 // heatMap draws heatmap.png from the finished cells. It skips a grid
