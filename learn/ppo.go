@@ -35,7 +35,6 @@ type updateWork struct {
 	probs       []float64
 	perm        []int
 	evalEnv     simulate.Env
-	evalWork    []*mlpWork
 	newEnv      EnvMaker
 }
 

@@ -179,15 +179,6 @@ func (t *Team) actorFor(i int) int {
 	return i
 }
 
-// criticFor returns the index of the critic of agent i (per-agent
-// critics) or 0.
-func (t *Team) criticFor(i int) int {
-	if len(t.critics) == 1 {
-		return 0
-	}
-	return i
-}
-
 // Agents returns N.
 func (t *Team) Agents() int { return t.n }
 

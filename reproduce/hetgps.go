@@ -461,7 +461,7 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 	}
 	switch {
 	case p.firstErr != nil:
-		err, at := p.failure()
+		at, err := p.failure()
 		return res, fmt.Errorf("reproduce: HetGPS %s, run %s: %w", e.Name, cells[at].name, err)
 	case len(res.Runs) < len(cells):
 		return res, fmt.Errorf("reproduce: HetGPS %s stopped with %d of %d runs finished: %w",

@@ -88,5 +88,6 @@ func (p *pool) run(n, jobs int, work func(i int, stop func() bool) error, finish
 	wg.Wait()
 }
 
-// failure returns the first error of a run and that run's index, or nil.
-func (p *pool) failure() (error, int) { return p.firstErr, p.failedAt }
+// failure returns the index of the first run that failed and its error,
+// or a nil error.
+func (p *pool) failure() (int, error) { return p.failedAt, p.firstErr }

@@ -184,7 +184,7 @@ func Run(e Experiment, opt Options) (*Results, error) {
 	}
 	switch {
 	case p.firstErr != nil:
-		err, at := p.failure()
+		at, err := p.failure()
 		return res, fmt.Errorf("reproduce: %s, cell %s: %w", e.Name, cells[at].name, err)
 	case len(res.Cells) < len(cells):
 		return res, fmt.Errorf("reproduce: %s stopped with %d of %d cells finished: %w",

@@ -145,13 +145,12 @@ func TestTagSpawn(t *testing.T) {
 // tagRef is an independent, plain transcription of the rules documented
 // on Tag for one batch element, to check the environment against.
 type tagRef struct {
-	n, m      int
-	p, v      [][2]float64 // chasers first
-	obst      [][2]float64
-	par       map[string]float64
-	caught    [][]bool
-	perStep   bool
-	collision int
+	n, m    int
+	p, v    [][2]float64 // chasers first
+	obst    [][2]float64
+	par     map[string]float64
+	caught  [][]bool
+	perStep bool
 }
 
 func newTagRef(g *Tag, b int) *tagRef {
