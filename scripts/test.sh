@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test.sh: the one test command of the project.
 #   1. go vet ./...
-#   2. go test ./...            (-count=1, with the go on PATH)
-#   3. scripts/run-notebooks.sh (installs the notebook kernel if needed, then
+#   2. staticcheck ./...        (pinned version, built by go run)
+#   3. go test ./...            (-count=1, with the go on PATH)
+#   4. scripts/run-notebooks.sh (installs the notebook kernel if needed, then
 #      executes every notebooks/*.ipynb headless)
 # Every stage runs even if an earlier one failed; the exit status is non-zero
 # if any failed, and the last lines name the failed stages.
@@ -37,6 +38,7 @@ stage() {
 }
 
 stage "go vet ./... ($(go env GOVERSION))" go vet ./...
+stage "staticcheck ./..." go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 stage "go test ./..." go test -count=1 -timeout 30m ./...
 stage "notebooks" bash "$ROOT/scripts/run-notebooks.sh"
 

@@ -530,7 +530,7 @@ func (j *sweepJob) parseRecord(rec []string, innerIdx, outerIdx map[float64]int)
 		v[k] = x
 	}
 	if int(v[2]) != j.settings.N || int(v[3]) != j.settings.M || v[2] != math.Trunc(v[2]) || v[3] != math.Trunc(v[3]) {
-		return gain.Cell{}, fmt.Errorf("N = %s, M = %s, but the sweep has N = %d, M = %d", rec[2], rec[3], j.settings.N, j.settings.M)
+		return gain.Cell{}, fmt.Errorf("a row of N = %s, M = %s, but the sweep has N = %d, M = %d", rec[2], rec[3], j.settings.N, j.settings.M)
 	}
 	jj, ok1 := innerIdx[v[0]]
 	i, ok2 := outerIdx[v[1]]
