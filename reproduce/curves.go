@@ -16,7 +16,9 @@ import (
 // finished seed evaluated, on one y scale for all panels. The closed-form gain is the reference line of
 // the matrix game's panels; a dashed curve marks a cell whose predicted
 // gain is zero. The title gives the frames used and the paper's budget.
-// A panel without finished cells is empty. Curves panics if the
+// A panel without finished cells is empty. With a TaskEval the curves
+// are those of the training reward (the table's ReturnGain), as the
+// legend says, not of the final Gain. Curves panics if the
 // experiment has no variant labelled variant.
 func (r *Results) Curves(variant string) *figures.Figure {
 	e := r.Experiment.withDefaults()
@@ -59,6 +61,9 @@ func (r *Results) Curves(variant string) *figures.Figure {
 				pn.Title += " (no evaluation)"
 			} else {
 				b.Label = "ΔR (het - hom)"
+				if e.TaskEval.on() {
+					b.Label += " of the training reward"
+				}
 				b.Dashed = sign == gain.Zero.String()
 				pn.Bands = []figures.Band{b}
 			}
