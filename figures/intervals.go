@@ -1,0 +1,136 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Interval is an estimate and an interval around it, such as a mean and
+// the mean ± one standard deviation. A NaN Value draws nothing; NaN Lo
+// and Hi draw the point without a bar.
+type Interval struct {
+	Value, Lo, Hi float64
+}
+
+// IntervalSeries is a named list of estimates, one per category.
+type IntervalSeries struct {
+	Name   string
+	Points []Interval
+}
+
+// filledShapes are the markers of the series, in turn.
+var filledShapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}}
+
+// intervalSpread is the distance along x between the series of one
+// category, in units of the distance between categories.
+const intervalSpread = 0.2
+
+// Intervals returns a chart of estimates with error bars by category: the
+// categories along x; in each, every series' point and bar side by side,
+// one colour and marker per series, named in a legend; and a reference
+// line across the chart at each of refs (such as 0, or a threshold). It panics
+// if a series has not one interval per category, or an interval whose
+// finite ends do not enclose its value.
+func Intervals(title, yLabel string, categories []string, refs []float64, series ...IntervalSeries) *Figure {
+	return newFigure(intervalsPlot(title, yLabel, categories, refs, series), nil, 0)
+}
+
+// intervalsPlot returns the plot that Intervals draws.
+func intervalsPlot(title, yLabel string, categories []string, refs []float64, series []IntervalSeries) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Y.Label.Text = yLabel
+	p.Add(plotter.NewGrid())
+	n := len(categories)
+	p.NominalX(categories...)
+	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
+	if len(refs) > 0 {
+		p.Add(referenceLines(refs))
+	}
+	for i, s := range series {
+		if len(s.Points) != n {
+			panic(fmt.Sprintf("figures: series %q has %d intervals for %d categories", s.Name, len(s.Points), n))
+		}
+		offset := (float64(i) - float64(len(series)-1)/2) * intervalSpread
+		addIntervals(p, s, offset, i)
+	}
+	padY(p, 0.08)
+	p.Legend.Top = true
+	return p
+}
+
+// padY widens the y range of p by frac of its span on each side, so that
+// no bar ends on the frame.
+func padY(p *plot.Plot, frac float64) {
+	lo, hi := p.Y.Min, p.Y.Max
+	pad := frac * (hi - lo)
+	if !(pad > 0) {
+		pad = 1
+	}
+	p.Y.Min, p.Y.Max = lo-pad, hi+pad
+}
+
+// errorPoints are points with asymmetric vertical errors, as
+// plotter.NewYErrorBars takes them.
+type errorPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// addIntervals draws the points of s at x = category + offset, with bars
+// where both ends are finite.
+func addIntervals(p *plot.Plot, s IntervalSeries, offset float64, i int) {
+	var pts plotter.XYs
+	var bars errorPoints
+	for k, iv := range s.Points {
+		if math.IsNaN(iv.Value) {
+			continue
+		}
+		checkInterval(s.Name, k, iv)
+		xy := plotter.XY{X: float64(k) + offset, Y: iv.Value}
+		pts = append(pts, xy)
+		if !math.IsNaN(iv.Lo) && !math.IsNaN(iv.Hi) {
+			bars.XYs = append(bars.XYs, xy)
+			bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{iv.Value - iv.Lo, iv.Hi - iv.Value})
+		}
+	}
+	c := plotutil.Color(i)
+	var thumbs []plot.Thumbnailer
+	if len(pts) > 0 {
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			panic(fmt.Sprintf("figures: series %q: %v", s.Name, err))
+		}
+		sc.Color = c
+		sc.Shape = filledShapes[i%len(filledShapes)]
+		sc.Radius = vg.Points(3)
+		p.Add(sc)
+		thumbs = append(thumbs, sc)
+	}
+	if len(bars.XYs) > 0 {
+		eb, err := plotter.NewYErrorBars(bars)
+		if err != nil {
+			panic(fmt.Sprintf("figures: series %q: %v", s.Name, err))
+		}
+		eb.Color = c
+		eb.LineStyle.Width = vg.Points(1.2)
+		p.Add(eb)
+	}
+	if s.Name != "" && len(thumbs) > 0 {
+		p.Legend.Add(s.Name, thumbs...)
+	}
+}
+
+// checkInterval panics unless the interval's ends that are not NaN are
+// ordered around its value.
+func checkInterval(name string, k int, iv Interval) {
+	if math.IsInf(iv.Value, 0) || iv.Lo > iv.Value || iv.Hi < iv.Value || math.IsInf(iv.Lo, 0) || math.IsInf(iv.Hi, 0) {
+		panic(fmt.Sprintf("figures: series %q, category %d: interval %v to %v does not enclose %v", name, k, iv.Lo, iv.Hi, iv.Value))
+	}
+}

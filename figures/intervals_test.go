@@ -1,0 +1,87 @@
+package figures
+
+import (
+	"image"
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// TestIntervalsDrawsBars draws two series over three categories and looks
+// at the pixels: each series' bar is in its colour along its interval, at
+// its offset within the category, and not beyond its ends; a point without
+// ends has no bar; a NaN value draws nothing.
+func TestIntervalsDrawsBars(t *testing.T) {
+	nan := math.NaN()
+	cats := []string{"a", "b", "c"}
+	learned := IntervalSeries{Name: "learned", Points: []Interval{{1, 0, 2}, {3, 2.5, 3.5}, {nan, nan, nan}}}
+	paper := IntervalSeries{Name: "paper", Points: []Interval{{-1, -3, 1}, {2, nan, nan}, {0.5, 0, 1}}}
+	p := intervalsPlot("gains", "ΔR", cats, []float64{0}, []IntervalSeries{learned, paper})
+	f := Intervals("gains", "ΔR", cats, []float64{0}, learned, paper)
+	img := decode(t, f)
+	dc := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.Width, Y: f.Height}}})
+	tx, ty := p.Transforms(&dc)
+	at := func(x, y float64) image.Point { return pixel(vg.Point{X: tx(x), Y: ty(y)}, f.Height) }
+	// colourNear reports whether a pixel within 2 of the data point (x, y)
+	// has about colour i of the palette (anti-aliasing blends the edges).
+	colourNear := func(i int, x, y float64) bool {
+		q := at(x, y)
+		for py := q.Y - 2; py <= q.Y+2; py++ {
+			for px := q.X - 2; px <= q.X+2; px++ {
+				if near(img.At(px, py), plotutil.Color(i), 40) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	off := intervalSpread / 2
+	for _, c := range []struct {
+		name  string
+		i     int
+		x, y  float64
+		drawn bool
+	}{
+		{"learned a, on its bar", 0, 0 - off, 1.7, true},
+		{"learned a, below its bar", 0, 0 - off, -0.4, false},
+		{"learned a, at paper's offset", 0, 0 + off, 1.7, false},
+		{"learned b, on its bar", 0, 1 - off, 2.7, true},
+		{"learned b, above its bar", 0, 1 - off, 4, false},
+		{"learned c (NaN), nothing", 0, 2 - off, 0.5, false},
+		{"paper a, on its bar", 1, 0 + off, -2.5, true},
+		{"paper b, its point", 1, 1 + off, 2, true},
+		{"paper b, no bar", 1, 1 + off, 2.8, false},
+		{"paper c, on its bar", 1, 2 + off, 0.9, true},
+	} {
+		if got := colourNear(c.i, c.x, c.y); got != c.drawn {
+			t.Errorf("%s: colour %d near (%v, %v): %v, want %v", c.name, c.i, c.x, c.y, got, c.drawn)
+		}
+	}
+}
+
+func TestIntervalsPanics(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		name string
+		s    IntervalSeries
+		msg  string
+	}{
+		{"too few", IntervalSeries{Name: "s", Points: []Interval{{1, 0, 2}}}, "1 intervals for 2 categories"},
+		{"outside", IntervalSeries{Name: "s", Points: []Interval{{1, 2, 3}, {0, nan, nan}}}, "does not enclose"},
+		{"infinite", IntervalSeries{Name: "s", Points: []Interval{{math.Inf(1), nan, nan}, {0, nan, nan}}}, "does not enclose"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if msg, _ := r.(string); !strings.HasPrefix(msg, "figures: ") || !strings.Contains(msg, c.msg) {
+					t.Errorf("panic %v, want one naming %q", r, c.msg)
+				}
+			}()
+			Intervals("", "", []string{"a", "b"}, nil, c.s)
+		})
+	}
+}
