@@ -472,7 +472,8 @@ func TestCurves(t *testing.T) {
 }
 
 // TestSave checks the files Save writes: gains.csv byte for byte that of
-// WriteCSV, and a PNG of curves per variant, into a directory it creates.
+// WriteCSV, and PNGs of the curves and the final gains per variant, into
+// a directory it creates.
 func TestSave(t *testing.T) {
 	ref, _ := referenceRun(t)
 	dir := filepath.Join(t.TempDir(), "new", "out")
@@ -480,7 +481,8 @@ func TestSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, "gains.csv"), filepath.Join(dir, "curves-continuous.png"), filepath.Join(dir, "curves-discrete.png")}
+	want := []string{filepath.Join(dir, "gains.csv"), filepath.Join(dir, "curves-continuous.png"), filepath.Join(dir, "gains-continuous.png"),
+		filepath.Join(dir, "curves-discrete.png"), filepath.Join(dir, "gains-discrete.png")}
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("paths %q, want %q", paths, want)
 	}

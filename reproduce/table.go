@@ -11,6 +11,7 @@ import (
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"github.com/hetgain/hetgain/aggregators"
+	"github.com/hetgain/hetgain/figures"
 	"github.com/hetgain/hetgain/gain"
 	"github.com/hetgain/hetgain/internal/atomicfile"
 	"github.com/hetgain/hetgain/learn"
@@ -232,15 +233,17 @@ func (r *Results) WriteCSV(path string) error {
 
 // Files of a reproduction written by Results.Save, besides its runs.
 const (
-	TableCSV  = "gains.csv"
-	curvesPNG = "curves-%s.png" // per variant label
+	TableCSV      = "gains.csv"
+	curvesPNG     = "curves-%s.png" // per variant label
+	finalGainsPNG = "gains-%s.png"  // per variant label
 )
 
 // Save writes to dir the table of final gains (gains.csv, as WriteCSV)
-// and one figure of training curves per variant
-// (curves-<variant>.png, as Curves), each replacing its file atomically,
-// creating dir if need be, and returns the paths written. Results of an unfinished reproduction
-// give the table and curves of its finished runs.
+// and, per variant, its training curves (curves-<variant>.png, as
+// Curves) and its final gains beside the paper's (gains-<variant>.png, as
+// FinalGains), each replacing its file atomically, creating dir if need
+// be, and returns the paths written. Results of an unfinished
+// reproduction give those of its finished runs.
 func (r *Results) Save(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -250,11 +253,16 @@ func (r *Results) Save(dir string) ([]string, error) {
 		return nil, err
 	}
 	for _, v := range r.Experiment.withDefaults().Variants {
-		p := filepath.Join(dir, fmt.Sprintf(curvesPNG, v.Label))
-		if err := r.Curves(v.Label).Save(p); err != nil {
-			return paths, err
+		for _, fig := range []struct {
+			name string
+			draw func(string) *figures.Figure
+		}{{curvesPNG, r.Curves}, {finalGainsPNG, r.FinalGains}} {
+			p := filepath.Join(dir, fmt.Sprintf(fig.name, v.Label))
+			if err := fig.draw(v.Label).Save(p); err != nil {
+				return paths, err
+			}
+			paths = append(paths, p)
 		}
-		paths = append(paths, p)
 	}
 	return paths, nil
 }

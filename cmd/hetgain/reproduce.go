@@ -70,7 +70,8 @@ results/<experiment>). When all are done, reproduce writes DIR/gains.csv
 standard deviation over seeds, the closed-form gain, the predicted sign,
 whether the gain is clearly positive, and the paper's learned gain; full
 precision), DIR/curves-<variant>.png (ΔR against frames, one panel per
-(U, T)), and prints a summary with the frames used beside the paper's
+(U, T)), DIR/gains-<variant>.png (the final gains with error bars beside
+the paper's and the closed form), and prints a summary with the frames used beside the paper's
 budget (the default settings train on a CPU and use far fewer frames than
 the paper). tag-large's final gain is that of its final policies on 512
 episodes without the distance shaping and collision penalty (the capture
@@ -78,7 +79,7 @@ reward alone, as the paper's); the gain of the training returns is the
 ReturnGain column, and the curves show it.
 
 Ctrl-C (SIGINT) or SIGTERM stops the running runs after their iteration,
-keeping their checkpoints, writes gains.csv and the curves of the runs
+keeping their checkpoints, writes gains.csv and the figures of the runs
 finished so far (if any), exits with status 130 and prints the command
 that resumes: the same command again. Finished runs are read back, not
 retrained, and interrupted ones continue from their checkpoints with the
@@ -102,7 +103,7 @@ runs only the settings of those labels.`)
 
 var reproduceCommand = &command{
 	name:     "reproduce",
-	summary:  "run one of the paper's learning experiments: gains table and curves, resumable",
+	summary:  "run one of the paper's learning experiments: gains table and figures, resumable",
 	synopsis: "matrix|matrix4|matrix2|capture|tag|tag-large|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
 	about:    reproduceAbout(),
 	examples: []example{
@@ -134,7 +135,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	seeds := fs.Int("seeds", 0, "seeds per cell (0: the experiment's, 3)")
 	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's)")
 	pairs := fs.String("pairs", "", "only these (U, T) pairs, `U-T,...` (default all)")
-	tableOnly := fs.Bool("table", false, "write the table and curves of the runs finished in DIR, without training")
+	tableOnly := fs.Bool("table", false, "write the table and figures of the runs finished in DIR, without training")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	return func(a *app, fs *flag.FlagSet) error {
 		if fs.NArg() == 0 {
@@ -212,7 +213,7 @@ func runExperiment(j *reproduceJob) error {
 }
 
 // trainExperiment runs e in dir with progress on stderr. If it is
-// interrupted, it writes the table and curves of the runs finished so far
+// interrupted, it writes the table and figures of the runs finished so far
 // and how to resume, and returns errInterrupted.
 func trainExperiment(j *reproduceJob, e reproduce.Experiment, dir string) (*reproduce.Results, error) {
 	runs := e.Runs()
@@ -234,7 +235,7 @@ func trainExperiment(j *reproduceJob, e reproduce.Experiment, dir string) (*repr
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(j.stderr, "The finished runs' table and curves: %s\n", strings.Join(paths, ", "))
+		fmt.Fprintf(j.stderr, "The finished runs' table and figures: %s\n", strings.Join(paths, ", "))
 	}
 	fmt.Fprintf(j.stderr, "Resume with the same command:\n  %s\n", j.resumeCommand("reproduce"))
 	return nil, errInterrupted

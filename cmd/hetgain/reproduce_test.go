@@ -47,7 +47,7 @@ func TestReproduceTiny(t *testing.T) {
 		"Variant     U    T    Seeds", "continuous  min  max      2",
 		"Positive in the paper (bold): continuous min-max, discrete min-max.",
 		"wrote " + filepath.Join(dir, "gains.csv"), "wrote " + filepath.Join(dir, "curves-continuous.png"),
-		"wrote " + filepath.Join(dir, "curves-discrete.png")} {
+		"wrote " + filepath.Join(dir, "curves-discrete.png"), "wrote " + filepath.Join(dir, "gains-discrete.png")} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out.String())
 		}
@@ -140,7 +140,7 @@ func TestReproduceInterruptAndResume(t *testing.T) {
 }
 
 // checkPartialTable checks what an interrupted reproduction left in dir
-// besides its runs: the table and curves of the runs finished so far, named
+// besides its runs: the table and figures of the runs finished so far, named
 // in stderr, or nothing if no run had finished.
 func checkPartialTable(t *testing.T, dir, stderr string) {
 	t.Helper()
@@ -155,13 +155,14 @@ func checkPartialTable(t *testing.T, dir, stderr string) {
 	}
 	csv := filepath.Join(dir, "gains.csv")
 	if len(res.Cells) == 0 {
-		if _, err := os.Stat(csv); !errors.Is(err, fs.ErrNotExist) || strings.Contains(stderr, "table and curves") {
+		if _, err := os.Stat(csv); !errors.Is(err, fs.ErrNotExist) || strings.Contains(stderr, "table and figures") {
 			t.Errorf("no run finished: gains.csv %v, stderr %q", err, stderr)
 		}
 		return
 	}
-	files := "The finished runs' table and curves: " + csv + ", " +
-		filepath.Join(dir, "curves-continuous.png") + ", " + filepath.Join(dir, "curves-discrete.png") + "\n"
+	files := "The finished runs' table and figures: " + csv + ", " +
+		filepath.Join(dir, "curves-continuous.png") + ", " + filepath.Join(dir, "gains-continuous.png") + ", " +
+		filepath.Join(dir, "curves-discrete.png") + ", " + filepath.Join(dir, "gains-discrete.png") + "\n"
 	if !strings.Contains(stderr, files) {
 		t.Errorf("stderr:\n%s\nwant it to contain\n%s", stderr, files)
 	}
