@@ -250,7 +250,7 @@ func tagLargeTeam() learn.Config {
 // the paper's Tag gains) trained with tagLargeTeam's large batches: 3
 // seeds of 300 iterations, so 4,800,000 frames per team and run, 16% of
 // the paper's 30M, evaluated on 64 episodes every 5 iterations. A run
-// takes about 12 minutes on two cores, the 27 runs about 5.5 hours;
+// takes about 13 minutes on two cores, the 27 runs about 6 hours;
 // Ctrl-C and the same command again resume it.
 //
 // Its final gains count the capture reward alone, as the paper's: after

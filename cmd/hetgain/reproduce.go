@@ -28,7 +28,7 @@ var reproducers = []reproducer{
 	{"matrix2", "the matrix game, N = M = 2, continuous and discrete", runExperiment},
 	{"capture", "Multi-goal-capture, N = M = 2", runExperiment},
 	{"tag", "2v2 Tag", runExperiment},
-	{"tag-large", "2v2 Tag with large batches (16,000 frames per iteration), gains on the capture reward alone; about 5.5 hours", runExperiment},
+	{"tag-large", "2v2 Tag with large batches (16,000 frames per iteration), gains on the capture reward alone; about 6 hours", runExperiment},
 	{"hetgps", "HetGPS, the paper's Figure 5: hetgps [softmax|powersum|adverse|descent|all]", runHetGPSReproducer},
 }
 
@@ -191,8 +191,10 @@ func runExperiment(j *reproduceJob) error {
 	}
 	switch {
 	case err == nil:
-	case errors.Is(err, errInterrupted), j.tableOnly && !errors.Is(err, learn.ErrConfig):
+	case errors.Is(err, errInterrupted):
 		return err
+	case j.tableOnly && !errors.Is(err, learn.ErrConfig):
+		return fmt.Errorf("-table: %s", strings.TrimPrefix(err.Error(), "reproduce: "))
 	case errors.Is(err, learn.ErrCheckpoint), errors.Is(err, learn.ErrConfig):
 		return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
 	default:

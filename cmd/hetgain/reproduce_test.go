@@ -219,7 +219,8 @@ func TestReproducePairsAndTable(t *testing.T) {
 		}
 	}
 	errb.Reset()
-	if code := runTiny(newApp(context.Background(), &out, &errb), "reproduce", "matrix2", "-table", "-dir", filepath.Join(dir, "none")); code == exitOK {
-		t.Errorf("-table on a missing directory: exit 0, stderr %q", errb.String())
+	if code := runTiny(newApp(context.Background(), &out, &errb), "reproduce", "matrix2", "-table", "-dir", filepath.Join(dir, "none")); code == exitOK ||
+		!strings.HasPrefix(errb.String(), "hetgain reproduce: -table: stat "+filepath.Join(dir, "none")) {
+		t.Errorf("-table on a missing directory: exit %d, stderr %q", code, errb.String())
 	}
 }
