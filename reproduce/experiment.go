@@ -265,6 +265,16 @@ func tagLargeTeam() learn.Config {
 // of 0.38, 0.36 and 1.93 but capture-reward gains of 0.01, −0.11 and
 // 0.03, where the paper's is 0.0 ± 0.0.
 //
+// The stored reproduction (testdata/reproductions/tag-large, 23 of the
+// 27 runs: (max, mean) has 2 seeds, (max, max) none yet) has no clearly
+// positive cell. Where both escapers must be caught (U = min) the gains
+// are ordered as the paper's: (min, min) 0.01, −0.11, 0.03 per seed,
+// (min, mean) 2.51, 0.21, 1.88, (min, max) 1.31, 0.46, 0.95, positive in
+// every seed but within two standard errors of the threshold at 3 seeds.
+// Where one capture pays (U = mean or max) a team either learns to hold
+// an escaper or not, seed by seed, and the gains swing by ±10 to ±23,
+// (mean, max) included (−11.96, 2.60, 2.01; the paper's 0.36 ± 1.44).
+//
 // A gain is clearly positive above 0.5 (PositiveThreshold), not Tag's
 // default of 2 (PositiveTolerance × its return scale of 100): the paper's
 // Tag gains are either at least 1.68 (its (min, mean), printed positive;

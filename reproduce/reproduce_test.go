@@ -700,7 +700,7 @@ func TestStoredReproductions(t *testing.T) {
 
 	positiveAsPaper(t, "capture", storedTable(t, Capture(), 27))
 	storedTable(t, Tag(), 27)
-	storedTable(t, TagLarge(), 15)
+	storedTable(t, TagLarge(), 23)
 
 	// The criterion for softmax from 0: τ_T rises and τ_U falls,
 	// into the region of a gain, and the gain rises, in every seed.
