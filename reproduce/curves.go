@@ -21,11 +21,7 @@ import (
 // legend says, not of the final Gain. Curves panics if the
 // experiment has no variant labelled variant.
 func (r *Results) Curves(variant string) *figures.Figure {
-	e := r.Experiment.withDefaults()
-	v, ok := e.variant(variant)
-	if !ok {
-		panic(fmt.Sprintf("reproduce: experiment %q has no variant %q", e.Name, variant))
-	}
+	e, v := r.mustVariant(variant)
 	groups := map[[2]string]group{}
 	maxFrames := int64(0)
 	for _, g := range r.groups() {
@@ -123,4 +119,16 @@ func gainBand(cells []Cell, unit float64) figures.Band {
 		}
 	}
 	return b
+}
+
+// mustVariant returns the experiment (after defaults) and its variant
+// labelled label, and panics if it has none: a figure of a variant that
+// does not exist is a programmer's error.
+func (r *Results) mustVariant(label string) (Experiment, Variant) {
+	e := r.Experiment.withDefaults()
+	v, ok := e.variant(label)
+	if !ok {
+		panic(fmt.Sprintf("reproduce: experiment %q has no variant %q", e.Name, label))
+	}
+	return e, v
 }

@@ -32,11 +32,7 @@ func (r *Results) FinalGains(variant string) *figures.Figure {
 // finalGainSeries returns the categories of FinalGains, one per (U, T)
 // pair, and its series: learned, paper, closed form.
 func (r *Results) finalGainSeries(variant string) ([]string, []figures.IntervalSeries) {
-	e := r.Experiment.withDefaults()
-	v, ok := e.variant(variant)
-	if !ok {
-		panic(fmt.Sprintf("reproduce: experiment %q has no variant %q", e.Name, variant))
-	}
+	e, v := r.mustVariant(variant)
 	learned := map[[2]string]figures.Interval{}
 	df := r.Table()
 	variants, us, ts := df.Col("Variant").Records(), df.Col("U").Records(), df.Col("T").Records()
