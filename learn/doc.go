@@ -46,10 +46,12 @@
 // # Logs, checkpoints and resuming
 //
 // With Options.Dir, Train writes spec.json, appends log.csv row by row
-// (full-precision floats) and checkpoints every Options.CheckpointEvery
-// iterations, at the end, and when Options.Stop asks it to stop. Train on
-// a directory with a checkpoint of the same specification resumes: log
-// rows after the checkpoint are dropped and recomputed. Every random draw
+// (full-precision floats) and checkpoints before the first iteration,
+// every Options.CheckpointEvery iterations, at the end, and when
+// Options.Stop asks it to stop. Train on a directory with a checkpoint of
+// the same specification resumes: log rows after the checkpoint are
+// dropped and recomputed. A directory whose log has rows but whose
+// checkpoint is gone is refused (ErrCheckpoint) rather than overwritten. Every random draw
 // is a function of the seed, the iteration, the worker and the episode, so
 // a resumed run is identical to an uninterrupted one, bit for bit.
 // ReadLog reads a log back; CheckRunDir and CheckHetGPSDir tell whether a

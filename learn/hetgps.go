@@ -509,6 +509,11 @@ func HetGPSWithProgress(spec HetGPSSpec, opt Options, progress func(HetGPSStats)
 		return st.save(&checkpoint{Version: 1, Spec: mustJSON(spec.record()), Iteration: h.iter,
 			Teams: []teamState{h.pair.het.state(), h.pair.hom.state()}, Extra: extra})
 	}
+	if ck == nil {
+		if err := save(); err != nil {
+			return res, err
+		}
+	}
 	every := opt.CheckpointEvery
 	setInt(&every, 10)
 	for h.iter < spec.Run.Iterations {

@@ -100,11 +100,42 @@ func openStore(dir string, spec []byte, header []string) (*store, *checkpoint, [
 		if rows, err = readLog(filepath.Join(dir, logFile), header, ck.Iteration); err != nil {
 			return nil, nil, nil, err
 		}
+	} else if err := checkNoOrphanLog(dir); err != nil {
+		return nil, nil, nil, err
 	}
 	if err := atomicfile.WriteBytes(filepath.Join(dir, specFile), spec); err != nil {
 		return nil, nil, nil, err
 	}
 	return s, ck, rows, s.rewriteLog(rows)
+}
+
+// HasCheckpoint reports whether the run directory dir holds a checkpoint
+// (of any run).
+func HasCheckpoint(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, checkpointFile))
+	return err == nil
+}
+
+// checkNoOrphanLog returns an error wrapping ErrCheckpoint if dir has no
+// checkpoint but its log has rows. Runs save a checkpoint before their
+// first iteration, so such a log belongs to a run whose checkpoint was
+// removed (a finished run kept without its checkpoint, say); starting over
+// would overwrite it.
+func checkNoOrphanLog(dir string) error {
+	path := filepath.Join(dir, logFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("learn: %w", err)
+	}
+	rows := strings.Count(strings.TrimRight(string(data), "\n"), "\n")
+	if rows == 0 {
+		return nil
+	}
+	return fmt.Errorf("learn: %s has %d logged iterations but %s has no %s to resume from; "+
+		"move the log away to start the run over: %w", path, rows, dir, checkpointFile, ErrCheckpoint)
 }
 
 // CheckRunDir returns nil if the run directory dir holds a paired run of

@@ -19,11 +19,13 @@ type Options struct {
 	// iteration, written as the run goes) and checkpoint.gob. If it holds
 	// a checkpoint of the same run, the run resumes from it; rows of the
 	// log after the checkpoint are dropped and recomputed, identically.
+	// If it holds a log with rows but no checkpoint, the run returns an
+	// error wrapping ErrCheckpoint and leaves the directory alone.
 	// Empty: nothing is written.
 	Dir string
 	// CheckpointEvery is the number of iterations between checkpoints
-	// (default 10). A checkpoint is also written at the end and when the
-	// run stops.
+	// (default 10). A checkpoint is also written before the first
+	// iteration, at the end and when the run stops.
 	CheckpointEvery int
 	// Stop, if not nil, is polled between iterations; when it returns
 	// true the run checkpoints and returns an error wrapping ErrStopped.
@@ -97,7 +99,7 @@ func Train(spec RunSpec, opt Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Pair: pair}
-	st, _, rows, err := openRun(opt.Dir, pair.Spec(), pairHeader, pair.het, pair.hom)
+	st, ck, rows, err := openRun(opt.Dir, pair.Spec(), pairHeader, pair.het, pair.hom)
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +115,11 @@ func Train(spec RunSpec, opt Options) (*Result, error) {
 	save := func() error {
 		return st.save(&checkpoint{Version: 1, Spec: mustJSON(pair.Spec()), Iteration: pair.het.iter,
 			Teams: []teamState{pair.het.state(), pair.hom.state()}})
+	}
+	if ck == nil {
+		if err := save(); err != nil {
+			return res, err
+		}
 	}
 	every := opt.CheckpointEvery
 	setInt(&every, 10)

@@ -419,6 +419,36 @@ func TestTrainCheckpointErrors(t *testing.T) {
 			t.Errorf("%s: %v, want ErrCheckpoint", c.name, err)
 		}
 	}
+	// A finished run kept without its checkpoint is refused, not
+	// retrained over its log.
+	d := t.TempDir()
+	mustTrain(t, spec, Options{Dir: d})
+	kept := logFileRows(t, d)
+	os.Remove(filepath.Join(d, checkpointFile))
+	_, err := Train(spec, Options{Dir: d})
+	if !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "2 logged iterations") {
+		t.Errorf("log without checkpoint: %v, want ErrCheckpoint naming 2 logged iterations", err)
+	}
+	if !sameStrings(kept, logFileRows(t, d)) {
+		t.Error("a log without checkpoint was rewritten")
+	}
+	if _, err := os.Stat(filepath.Join(d, checkpointFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused run wrote a checkpoint: %v", err)
+	}
+}
+
+// TestTrainCheckpointsFirst checks that a run keeps a checkpoint before
+// its first iteration, so that a log without one is never a run's own.
+func TestTrainCheckpointsFirst(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Train(smallSpec(4), Options{Dir: dir, CheckpointEvery: 10, Progress: func(s PairStats) {
+		if _, err := os.Stat(filepath.Join(dir, checkpointFile)); err != nil {
+			t.Errorf("iteration %d: no checkpoint yet: %v", s.Iteration, err)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestTrainExtend continues a finished run with more iterations: the

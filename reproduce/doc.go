@@ -12,8 +12,11 @@
 // a reproduction that was interrupted resumes where it stopped when Run is
 // called again with the same directory: finished cells are read back, not
 // retrained, and a cell cut short continues from its last checkpoint, with
-// the same numbers as if it had not stopped. Load reads the cells' logs
-// back without training, for notebooks.
+// the same numbers as if it had not stopped. A finished cell needs only
+// its log (and kept task evaluation) to be read back, so a reproduction
+// kept without checkpoints, as testdata keeps them, can be given more
+// seeds or pairs. Load reads the cells' logs back without training, for
+// notebooks.
 //
 // Results.Table has one row per (variant, U, T): the final evaluation
 // gain ΔR = R_het − R_hom (mean and standard deviation over seeds), the

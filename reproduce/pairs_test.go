@@ -1,6 +1,7 @@
 package reproduce
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"os"
@@ -138,4 +139,69 @@ func sameNumbers(a, b []learn.PairStats) bool {
 		}
 	}
 	return true
+}
+
+// TestRunWithoutCheckpoints extends a reproduction whose finished runs
+// were kept without their checkpoints (as testdata keeps them): Run reads
+// them back, logs and kept task evaluations as they were, trains only the
+// new seeds (number for number those of a full run), and refuses an
+// unfinished run whose checkpoint is gone instead of overwriting its log.
+func TestRunWithoutCheckpoints(t *testing.T) {
+	one, two := tinyTag(16), tinyTag(16)
+	two.Seeds = 2
+	full, err := Run(two, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	first, err := Run(one, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := map[string][]byte{}
+	for _, c := range first.Cells {
+		d := filepath.Join(dir, filepath.FromSlash(c.Name()))
+		if err := os.Remove(filepath.Join(d, "checkpoint.gob")); err != nil {
+			t.Fatal(err)
+		}
+		if logs[c.Name()], err = os.ReadFile(filepath.Join(d, "log.csv")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Run(two, Options{Dir: dir})
+	if err != nil {
+		t.Fatalf("Run over runs without checkpoints: %v", err)
+	}
+	if tableCSV(t, res) != tableCSV(t, full) {
+		t.Errorf("extended table:\n%s\nwant the full run's:\n%s", tableCSV(t, res), tableCSV(t, full))
+	}
+	for _, c := range res.Cells {
+		w := findCell(full, c.Name())
+		if w == nil || !sameNumbers(c.Log, w.Log) || c.TaskHet != w.TaskHet || c.TaskHom != w.TaskHom {
+			t.Errorf("cell %s: not the full run's", c.Name())
+		}
+	}
+	for name, want := range logs {
+		d := filepath.Join(dir, filepath.FromSlash(name))
+		if got, _ := os.ReadFile(filepath.Join(d, "log.csv")); !bytes.Equal(got, want) {
+			t.Errorf("%s: log rewritten", name)
+		}
+		if _, err := os.Stat(filepath.Join(d, "checkpoint.gob")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: a read-back run got a checkpoint: %v", name, err)
+		}
+	}
+
+	// An unfinished run without its checkpoint: an error, the log kept.
+	d := filepath.Join(dir, filepath.FromSlash(first.Cells[0].Name()))
+	short := bytes.SplitAfterN(logs[first.Cells[0].Name()], []byte("\n"), 3) // header and one row
+	cut := append(append([]byte(nil), short[0]...), short[1]...)
+	if err := os.WriteFile(filepath.Join(d, "log.csv"), cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(one, Options{Dir: dir}); !errors.Is(err, learn.ErrCheckpoint) {
+		t.Errorf("unfinished run without checkpoint: %v, want ErrCheckpoint", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(d, "log.csv")); !bytes.Equal(got, cut) {
+		t.Error("the log of a refused run was rewritten")
+	}
 }

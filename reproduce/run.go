@@ -125,8 +125,9 @@ func newCell(c cellSpec, log []learn.PairStats, iterations int) Cell {
 
 // Run trains every cell of e that is not finished in opt.Dir and returns
 // the results of all finished cells. A cell's run that an earlier Run left
-// finished is read back, not retrained; one left unfinished resumes from
-// its checkpoint.
+// finished is read back, not retrained, also when its checkpoint has been
+// removed (its log and kept task evaluation are enough); one left
+// unfinished resumes from its checkpoint.
 //
 // When opt.Stop stops it, Run returns the cells finished so far with an
 // error wrapping learn.ErrStopped; calling Run again with the same
@@ -146,6 +147,15 @@ func Run(e Experiment, opt Options) (*Results, error) {
 	p := &pool{userStop: opt.Stop}
 	p.run(len(cells), opt.Jobs, func(i int, stop func() bool) error {
 		c := cells[i]
+		if c.dir != "" && !learn.HasCheckpoint(c.dir) {
+			// A finished run kept without its checkpoint (as in
+			// testdata) is read back; any other goes to Train.
+			cell, err := loadCell(e, c)
+			if err != nil || cell != nil {
+				finished[i] = cell
+				return err
+			}
+		}
 		res, err := learn.Train(c.spec, learn.Options{Dir: c.dir, Stop: stop, Progress: func(s learn.PairStats) {
 			if opt.Progress == nil {
 				return
@@ -211,28 +221,40 @@ func Load(e Experiment, dir string) (*Results, error) {
 	}
 	res := &Results{Experiment: e}
 	for _, c := range e.cells(dir) {
-		log, err := learn.ReadLog(c.dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+		cell, err := loadCell(e, c)
 		if err != nil {
 			return nil, err
 		}
-		if len(log) < c.spec.Iterations {
-			continue
+		if cell != nil {
+			res.Cells = append(res.Cells, *cell)
 		}
-		if err := checkSpec(c); err != nil {
-			return nil, err
-		}
-		cell := newCell(c, log, c.spec.Iterations)
-		if e.TaskEval.on() {
-			if cell.TaskHet, cell.TaskHom, err = loadTaskEval(e.TaskEval, c); err != nil {
-				return nil, err
-			}
-		}
-		res.Cells = append(res.Cells, cell)
 	}
 	return res, nil
+}
+
+// loadCell reads the cell c of e back from its directory without
+// training, as Load does; it returns nil if the cell is not finished.
+func loadCell(e Experiment, c cellSpec) (*Cell, error) {
+	log, err := learn.ReadLog(c.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(log) < c.spec.Iterations {
+		return nil, nil
+	}
+	if err := checkSpec(c); err != nil {
+		return nil, err
+	}
+	cell := newCell(c, log, c.spec.Iterations)
+	if e.TaskEval.on() {
+		if cell.TaskHet, cell.TaskHom, err = loadTaskEval(e.TaskEval, c); err != nil {
+			return nil, err
+		}
+	}
+	return &cell, nil
 }
 
 // checkSpec returns an error wrapping learn.ErrCheckpoint if the
