@@ -412,7 +412,8 @@ func RunHetGPS(name string, opt HetGPSOptions) (*HetGPSResults, error) {
 
 // RunHetGPSExperiment runs every run of e that is not finished in
 // opt.Dir and returns all finished runs. Finished runs are read back, not
-// rerun; an interrupted one resumes from its checkpoint with the numbers
+// rerun, also when their checkpoints have been removed (their logs are
+// enough); an interrupted one resumes from its checkpoint with the numbers
 // of an uninterrupted run. When opt.Stop stops it, it returns the runs
 // finished so far with an error wrapping learn.ErrStopped.
 func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults, error) {
@@ -422,10 +423,18 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 	}
 	cells := e.cells(opt.Dir)
 	finished := make([]*HetGPSRun, len(cells))
-	last := make([]*learn.HetGPSResult, len(cells))
 	p := &pool{userStop: opt.Stop}
 	p.run(len(cells), opt.Jobs, func(i int, stop func() bool) error {
 		c := cells[i]
+		if c.dir != "" && !learn.HasCheckpoint(c.dir) {
+			// A finished run kept without its checkpoint (as in
+			// testdata) is read back; any other goes to HetGPS.
+			run, err := loadHetGPSRun(c)
+			if err != nil || run != nil {
+				finished[i] = run
+				return err
+			}
+		}
 		its := c.spec.Run.Iterations
 		res, err := learn.HetGPSWithProgress(c.spec, learn.Options{Dir: c.dir, Stop: stop}, func(s learn.HetGPSStats) {
 			if opt.Progress == nil {
@@ -438,18 +447,18 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 		})
 		if err == nil {
 			run := newHetGPSRun(c, res.Log, res.Names)
-			finished[i], last[i] = &run, res
+			finished[i] = &run
 		}
 		return err
 	}, func(i, done int) {
 		if opt.Progress == nil {
 			return
 		}
-		res, its := last[i], cells[i].spec.Run.Iterations
+		run, its := finished[i], cells[i].spec.Run.Iterations
 		pr := HetGPSProgress{Run: cells[i].name, Done: done, Total: len(cells), Iteration: its, Iterations: its,
-			Names: res.Names, Theta: res.Theta, Gain: math.NaN()}
-		if n := len(res.Log); n > 0 {
-			pr.Gain = res.Log[n-1].GradGain
+			Names: run.Names, Gain: math.NaN()}
+		if n := len(run.Log); n > 0 {
+			pr.Theta, pr.Gain = run.Log[n-1].Theta, run.Log[n-1].GradGain
 		}
 		opt.Progress(pr)
 	})
@@ -496,22 +505,35 @@ func LoadHetGPS(e HetGPSExperiment, dir string) (*HetGPSResults, error) {
 	}
 	res := &HetGPSResults{Experiment: e}
 	for _, c := range e.cells(dir) {
-		log, names, err := learn.ReadHetGPSLog(c.dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+		run, err := loadHetGPSRun(c)
 		if err != nil {
 			return nil, err
 		}
-		if len(log) < c.spec.Run.Iterations {
-			continue
+		if run != nil {
+			res.Runs = append(res.Runs, *run)
 		}
-		if err := learn.CheckHetGPSDir(c.dir, c.spec); err != nil {
-			return nil, fmt.Errorf("reproduce: run %s: %w", c.name, err)
-		}
-		res.Runs = append(res.Runs, newHetGPSRun(c, log, names))
 	}
 	return res, nil
+}
+
+// loadHetGPSRun reads the run c back from its directory without running
+// it, as LoadHetGPS does; it returns nil if the run is not finished.
+func loadHetGPSRun(c hetgpsCell) (*HetGPSRun, error) {
+	log, names, err := learn.ReadHetGPSLog(c.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(log) < c.spec.Run.Iterations {
+		return nil, nil
+	}
+	if err := learn.CheckHetGPSDir(c.dir, c.spec); err != nil {
+		return nil, fmt.Errorf("reproduce: run %s: %w", c.name, err)
+	}
+	run := newHetGPSRun(c, log, names)
+	return &run, nil
 }
 
 // hetgpsSeries returns, per iteration, the values of f over the runs of

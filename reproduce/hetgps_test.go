@@ -184,6 +184,57 @@ func TestHetGPSRunResumeLoad(t *testing.T) {
 	}
 }
 
+// TestHetGPSRunWithoutCheckpoints gives more seeds to an experiment whose
+// finished runs were kept without checkpoints (as testdata keeps them):
+// they are read back with their logs untouched, only the new seeds run,
+// and the whole equals a run of all seeds from the start.
+func TestHetGPSRunWithoutCheckpoints(t *testing.T) {
+	full, err := RunHetGPSExperiment(hetgpsTiny(2, 4), HetGPSOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	first, err := RunHetGPSExperiment(hetgpsTiny(1, 4), HetGPSOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := map[string][]byte{}
+	for _, r := range first.Runs {
+		d := filepath.Join(dir, filepath.FromSlash(r.Name()))
+		if err := os.Remove(filepath.Join(d, "checkpoint.gob")); err != nil {
+			t.Fatal(err)
+		}
+		if logs[d], err = os.ReadFile(filepath.Join(d, "log.csv")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var last HetGPSProgress
+	res, err := RunHetGPSExperiment(hetgpsTiny(2, 4), HetGPSOptions{Dir: dir, Progress: func(p HetGPSProgress) { last = p }})
+	if err != nil {
+		t.Fatalf("run over runs without checkpoints: %v", err)
+	}
+	if len(res.Runs) != len(full.Runs) {
+		t.Fatalf("%d runs, want %d", len(res.Runs), len(full.Runs))
+	}
+	for k, r := range res.Runs {
+		w := full.Runs[k]
+		if r.Name() != w.Name() || !reflect.DeepEqual(r.Log[len(r.Log)-1].Theta, w.Log[len(w.Log)-1].Theta) {
+			t.Errorf("run %s: final θ differs from the full run's %s", r.Name(), w.Name())
+		}
+	}
+	if last.Done != 4 || len(last.Theta) != 2 {
+		t.Errorf("last progress %+v", last)
+	}
+	for d, want := range logs {
+		if got, _ := os.ReadFile(filepath.Join(d, "log.csv")); !bytes.Equal(got, want) {
+			t.Errorf("%s: log rewritten", d)
+		}
+		if learn.HasCheckpoint(d) {
+			t.Errorf("%s: a read-back run got a checkpoint", d)
+		}
+	}
+}
+
 // TestHetGPSOutcomes checks the verdicts on made-up logs.
 func TestHetGPSOutcomes(t *testing.T) {
 	e := hetgpsTiny(1, 10)
