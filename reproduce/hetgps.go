@@ -423,7 +423,10 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 	}
 	cells := e.cells(opt.Dir)
 	finished := make([]*HetGPSRun, len(cells))
-	p := &pool{userStop: opt.Stop}
+	p := &pool{userStop: opt.Stop, order: finishedFirst(len(cells), func(i int) bool {
+		log, _, err := learn.ReadHetGPSLog(cells[i].dir)
+		return cells[i].dir != "" && err == nil && len(log) >= cells[i].spec.Run.Iterations
+	})}
 	p.run(len(cells), opt.Jobs, func(i int, stop func() bool) error {
 		c := cells[i]
 		if c.dir != "" && !learn.HasCheckpoint(c.dir) {

@@ -208,11 +208,17 @@ func TestHetGPSRunWithoutCheckpoints(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var last HetGPSProgress
-	res, err := RunHetGPSExperiment(hetgpsTiny(2, 4), HetGPSOptions{Dir: dir, Progress: func(p HetGPSProgress) { last = p }})
+	var progress []HetGPSProgress
+	res, err := RunHetGPSExperiment(hetgpsTiny(2, 4), HetGPSOptions{Dir: dir, Progress: func(p HetGPSProgress) { progress = append(progress, p) }})
 	if err != nil {
 		t.Fatalf("run over runs without checkpoints: %v", err)
 	}
+	for k, p := range progress[:len(first.Runs)] { // read back first
+		if p.Done != k+1 || p.FPS != 0 || !strings.HasSuffix(p.Run, "seed1") {
+			t.Errorf("progress %d: %+v, want seed 1 read back", k, p)
+		}
+	}
+	last := progress[len(progress)-1]
 	if len(res.Runs) != len(full.Runs) {
 		t.Fatalf("%d runs, want %d", len(res.Runs), len(full.Runs))
 	}

@@ -168,9 +168,17 @@ func TestRunWithoutCheckpoints(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := Run(two, Options{Dir: dir})
+	var progress []Progress
+	res, err := Run(two, Options{Dir: dir, Progress: func(p Progress) { progress = append(progress, p) }})
 	if err != nil {
 		t.Fatalf("Run over runs without checkpoints: %v", err)
+	}
+	// The runs read back are reported first, before any training, so
+	// that the time left counts only the runs to train.
+	for k, p := range progress[:len(first.Cells)] {
+		if p.Done != k+1 || p.FPS != 0 || !strings.HasSuffix(p.Cell, "seed1") {
+			t.Errorf("progress %d: %+v, want seed 1 read back", k, p)
+		}
 	}
 	if tableCSV(t, res) != tableCSV(t, full) {
 		t.Errorf("extended table:\n%s\nwant the full run's:\n%s", tableCSV(t, res), tableCSV(t, full))

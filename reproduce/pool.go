@@ -17,7 +17,27 @@ type pool struct {
 	firstErr error
 	failedAt int // the run that failed first
 	done     int // runs finished
-	next     int // the next run to start
+	next     int // the next run to start, an index into order if it is set
+	// order, if not nil, is the order in which runs start (see
+	// finishedFirst).
+	order []int
+}
+
+// finishedFirst returns 0..n-1 with the runs for which onDisk is true
+// first, each group in its own order. Started in that order, the runs
+// read back from disk are reported before any run trains, so that the
+// time left is estimated on the runs still to train.
+func finishedFirst(n int, onDisk func(i int) bool) []int {
+	order := make([]int, 0, n)
+	var rest []int
+	for i := 0; i < n; i++ {
+		if onDisk(i) {
+			order = append(order, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	return append(order, rest...)
 }
 
 // stop reports whether the runs should stop; it is the Stop of every run.
@@ -48,6 +68,9 @@ func (p *pool) take(n int) (int, bool) {
 		return 0, false
 	}
 	p.next++
+	if p.order != nil {
+		return p.order[p.next-1], true
+	}
 	return p.next - 1, true
 }
 

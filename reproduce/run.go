@@ -144,7 +144,10 @@ func Run(e Experiment, opt Options) (*Results, error) {
 	cells := e.cells(opt.Dir)
 	finished := make([]*Cell, len(cells))
 	fps := make([]float64, len(cells)) // of the last iteration trained now (0 if read back)
-	p := &pool{userStop: opt.Stop}
+	p := &pool{userStop: opt.Stop, order: finishedFirst(len(cells), func(i int) bool {
+		log, err := learn.ReadLog(cells[i].dir)
+		return cells[i].dir != "" && err == nil && len(log) >= cells[i].spec.Iterations
+	})}
 	p.run(len(cells), opt.Jobs, func(i int, stop func() bool) error {
 		c := cells[i]
 		if c.dir != "" && !learn.HasCheckpoint(c.dir) {
