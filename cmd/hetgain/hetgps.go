@@ -255,14 +255,43 @@ func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot
 	runs := e.Seeds * len(e.Settings)
 	switch {
 	case errors.Is(err, learn.ErrStopped):
-		fmt.Fprintf(a.stderr, "hetgain %s: interrupted: %d of %d runs finished; the running ones kept their checkpoints in %s.\nResume with the same command:\n  %s\n",
-			command, len(res.Runs), runs, dir, a.resumeCommand(command))
+		fmt.Fprintf(a.stderr, "hetgain %s: interrupted: %d of %d runs finished; the running ones kept their checkpoints in %s.\n",
+			command, len(res.Runs), runs, dir)
+		if len(res.Runs) > 0 {
+			paths, err := res.Save(dir)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stderr, "The finished runs' trajectories, figures and summary: %s\n", strings.Join(paths, ", "))
+		}
+		fmt.Fprintf(a.stderr, "Resume with the same command:\n  %s\n", a.resumeCommand(command))
 		return errInterrupted
 	case errors.Is(err, learn.ErrCheckpoint), errors.Is(err, learn.ErrConfig):
 		return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
 	case err != nil:
 		return fmt.Errorf("%v\nfinished runs are kept in %s; once the cause is fixed, resume with\n  %s", err, dir, a.resumeCommand(command))
 	}
+	return a.writeHetGPS(res, dir, plot)
+}
+
+// tabulateHetGPS reads the finished runs of e in dir back, without
+// running anything, and writes their results as runHetGPS does.
+func (a *app) tabulateHetGPS(e reproduce.HetGPSExperiment, dir string) error {
+	res, err := reproduce.LoadHetGPS(e, dir)
+	switch {
+	case errors.Is(err, learn.ErrConfig):
+		return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
+	case err != nil:
+		return fmt.Errorf("-table: %s", strings.TrimPrefix(err.Error(), "reproduce: "))
+	}
+	return a.writeHetGPS(res, dir, "")
+}
+
+// writeHetGPS writes the trajectories, figures and summary of res in dir
+// (the figure of a single setting to plot instead, if plot is not empty)
+// and prints the summary and the paths.
+func (a *app) writeHetGPS(res *reproduce.HetGPSResults, dir, plot string) error {
+	e := res.Experiment
 	paths, err := res.Save(dir)
 	if err != nil {
 		return err
@@ -362,6 +391,7 @@ func runHetGPSReproducer(j *reproduceJob) error {
 	iterations := fs.Int("iterations", 0, "")
 	quiet := fs.Bool("quiet", false, "")
 	settings := fs.String("setting", "", "")
+	tableOnly := fs.Bool("table", false, "")
 	var rest []string
 	args := j.args
 	if len(args) > 0 && strings.EqualFold(args[0], "hetgps") {
@@ -382,7 +412,7 @@ func runHetGPSReproducer(j *reproduceJob) error {
 	}
 	job := *j
 	job.dir, job.jobs, job.seeds, job.iterations, job.quiet = *dir, *jobs, *seeds, *iterations, *quiet
-	job.settings = *settings
+	job.settings, job.tableOnly = *settings, *tableOnly
 	return runHetGPSReproduction(&job, rest)
 }
 
@@ -429,7 +459,11 @@ func runHetGPSReproduction(j *reproduceJob, args []string) error {
 				dir = filepath.Join(j.dir, name)
 			}
 		}
-		if err := j.runHetGPS(e, dir, j.jobs, "", j.quiet, "reproduce"); err != nil {
+		run := func() error { return j.runHetGPS(e, dir, j.jobs, "", j.quiet, "reproduce") }
+		if j.tableOnly {
+			run = func() error { return j.tabulateHetGPS(e, dir) }
+		}
+		if err := run(); err != nil {
 			return err
 		}
 	}

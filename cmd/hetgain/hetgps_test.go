@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -105,6 +107,14 @@ func TestHetGPSCommandInterruptResume(t *testing.T) {
 	if !strings.Contains(errb.String(), "interrupted: 1 of 2 runs finished") || !strings.Contains(errb.String(), "hetgain hetgps -iterations 6") {
 		t.Errorf("stderr does not say what was kept and how to resume:\n%s", errb.String())
 	}
+	// The finished run's results are written, and are those of -table.
+	partial := filepath.Join(dir, "trajectories.csv")
+	if !strings.Contains(errb.String(), "The finished runs' trajectories, figures and summary: "+partial) {
+		t.Errorf("stderr does not name the partial results:\n%s", errb.String())
+	}
+	if got := readFile(t, partial); !strings.Contains(got, "matrix,6,") || strings.Count(got, "\n") != 7 {
+		t.Errorf("partial trajectories, want the 6 iterations of one seed:\n%s", got)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "matrix", "seed2", "checkpoint.gob")); err != nil {
 		t.Errorf("no checkpoint of the interrupted run: %v", err)
 	}
@@ -195,6 +205,27 @@ func TestReproduceHetGPS(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "reproduce: 2/2 runs done") {
 		t.Errorf("progress: %q", errOut)
+	}
+	// -table runs nothing and writes the same results; with more seeds it
+	// summarises the seeds there are.
+	traj := readFile(t, filepath.Join(dir, "trajectories.csv"))
+	os.Remove(filepath.Join(dir, "trajectories.csv"))
+	code, tabOut, errOut := runArgs("reproduce", "hetgps", "descent", "-dir", dir, "-seeds", "3", "-iterations", "4", "-setting", "matrix2", "-table")
+	if code != exitOK || errOut != "" {
+		t.Fatalf("-table: exit %d, stderr %q", code, errOut)
+	}
+	if got := readFile(t, filepath.Join(dir, "trajectories.csv")); got != traj {
+		t.Errorf("-table trajectories:\n%s\nwant\n%s", got, traj)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "matrix2", "seed3")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("-table ran seed 3: %v", err)
+	}
+	if !strings.Contains(tabOut, "seed 2: τ_T 5 → ") || strings.Contains(tabOut, "seed 3") {
+		t.Errorf("-table summary:\n%s", tabOut)
+	}
+	if code, _, errOut := runArgs("reproduce", "hetgps", "descent", "-dir", filepath.Join(dir, "none"), "-table"); code != exitError ||
+		!strings.Contains(errOut, "-table: stat ") {
+		t.Errorf("-table on a missing directory: exit %d, stderr %q", code, errOut)
 	}
 	// All four, flags before the name, into DIR/<name>.
 	dir = filepath.Join(t.TempDir(), "all")

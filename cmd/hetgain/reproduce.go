@@ -97,7 +97,9 @@ depend on -jobs. A progress line goes to standard error.
 
 hetgps NAME runs a HetGPS preset (softmax, powersum, adverse, descent or
 all) in DIR (default results/hetgps/<name>); -setting matrix2,capture
-runs only the settings of those labels.`)
+runs only the settings of those labels, and -table writes the
+trajectories, figures and summary of the runs finished in DIR without
+running any. Interrupted, both write those of the runs finished so far.`)
 	return b.String()
 }
 
