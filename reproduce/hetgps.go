@@ -96,7 +96,12 @@ func withWarmUp(s HetGPSSetting, n int) HetGPSSetting {
 // of 9 seeds with the modes, 7 of 9 with sampled actions (2 of the 3
 // seeds of the preset); power-sum in 2 of 3 against 1 of 3. From the
 // adverse start neither moves far: there the heterogeneous team learns to
-// act alike, and the gain is flat at 0 either way. In Multi-goal-capture
+// act alike, and the gain is flat at 0 either way. That is the theory, not
+// a defect of the search: the best gain ΔR is exactly 0 on the whole
+// half-plane τ_T <= 0 (Theorem 3.4, case (i); TestNumericalSoftmaxTheorem34
+// in package gain), so its gradient in θ is 0 there and only the noise of
+// learning can move θ out. The paper's adverse start is in
+// Multi-goal-capture only. In Multi-goal-capture
 // the modes did worse for softmax (1 of 3 seeds, τ_U rising in two,
 // against 3 of 3) and moved θ the paper's way for power-sum in 3 of 3
 // seeds but with a learned gain in only 1, so hetgpsCapture samples.
