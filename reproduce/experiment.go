@@ -250,7 +250,7 @@ func tagLargeTeam() learn.Config {
 // the paper's Tag gains) trained with tagLargeTeam's large batches: 3
 // seeds of 300 iterations, so 4,800,000 frames per team and run, 16% of
 // the paper's 30M, evaluated on 64 episodes every 5 iterations. A run
-// takes about 13 minutes on two cores, the 27 runs about 6 hours;
+// takes 13 to 16 minutes on two cores, the 27 runs 6 to 7 hours;
 // Ctrl-C and the same command again resume it.
 //
 // Its final gains count the capture reward alone, as the paper's: after
