@@ -51,9 +51,10 @@
 // Options.Stop asks it to stop. Train on a directory with a checkpoint of
 // the same specification resumes: log rows after the checkpoint are
 // dropped and recomputed. A directory whose log has rows but whose
-// checkpoint is gone is refused (ErrCheckpoint) rather than overwritten. Every random draw
-// is a function of the seed, the iteration, the worker and the episode, so
-// a resumed run is identical to an uninterrupted one, bit for bit.
+// checkpoint is gone is refused (ErrCheckpoint) rather than overwritten.
+// Every random draw is a function of the seed, the iteration, the worker
+// and the episode, so a resumed run is identical to an uninterrupted one,
+// bit for bit.
 // ReadLog reads a log back; CheckRunDir and CheckHetGPSDir tell whether a
 // directory holds a run of given settings (for reading results back
 // without training); LoadPair rebuilds a paired run's teams from its
