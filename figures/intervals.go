@@ -60,20 +60,25 @@ func intervalsPlot(title, yLabel string, categories []string, refs []float64, se
 		offset := (float64(i) - float64(len(series)-1)/2) * intervalSpread
 		addIntervals(p, s, offset, i)
 	}
-	padY(p, 0.08)
+	padY(p, 0.08, legendHeadroom)
 	p.Legend.Top = true
 	return p
 }
 
-// padY widens the y range of p by frac of its span on each side, so that
-// no bar ends on the frame.
-func padY(p *plot.Plot, frac float64) {
+// legendHeadroom is the fraction of the data's y span left empty above
+// the highest bar, where the legend (two or three rows at the top right)
+// is drawn.
+const legendHeadroom = 0.25
+
+// padY widens the y range of p by below and above times its span, so that
+// no bar ends on the frame or runs under the legend.
+func padY(p *plot.Plot, below, above float64) {
 	lo, hi := p.Y.Min, p.Y.Max
-	pad := frac * (hi - lo)
-	if !(pad > 0) {
-		pad = 1
+	span := hi - lo
+	if !(span > 0) {
+		span = 1
 	}
-	p.Y.Min, p.Y.Max = lo-pad, hi+pad
+	p.Y.Min, p.Y.Max = lo-below*span, hi+above*span
 }
 
 // errorPoints are points with asymmetric vertical errors, as

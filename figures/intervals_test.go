@@ -85,3 +85,24 @@ func TestIntervalsPanics(t *testing.T) {
 		})
 	}
 }
+
+// TestIntervalsLegendAboveBars draws a bar that reaches the highest value
+// in the last category, under the legend at the top right, and checks that
+// the bar's top is below the legend's lowest row, as measured by gonum's
+// own legend layout.
+func TestIntervalsLegendAboveBars(t *testing.T) {
+	nan := math.NaN()
+	cats := []string{"a", "b", "c"}
+	learned := IntervalSeries{Name: "learned, mean ± 2 SE over seeds", Points: []Interval{{0, -1, 1}, {-36, nan, nan}, {-4, -38, 30}}}
+	paper := IntervalSeries{Name: "paper, mean ± std", Points: []Interval{{0, -1, 1}, {2, 1, 3}, {0, -0.2, 0.2}}}
+	p := intervalsPlot("gains", "ΔR", cats, []float64{0, 0.5}, []IntervalSeries{learned, paper})
+	f := Intervals("gains", "ΔR", cats, []float64{0, 0.5}, learned, paper)
+	c := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.Width, Y: f.Height}}}
+	dc := p.DataCanvas(c)
+	_, ty := p.Transforms(&dc)
+	c.Max.Y -= p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	legendBottom := p.Legend.Rectangle(c).Min.Y - p.Legend.TextStyle.FontExtents().Descent
+	if top := ty(30); top >= legendBottom {
+		t.Errorf("the highest bar ends at y = %v, in the legend (its rows reach down to %v)", top, legendBottom)
+	}
+}
