@@ -267,8 +267,8 @@ func tagLargeTeam() learn.Config {
 //
 // The stored reproduction (testdata/reproductions/tag-large; load it
 // with Seeds = 9 so that every stored seed counts) has 3 seeds per cell,
-// the paper's 9 for (min, mean) and (min, max), 2 for (max, mean) and 1
-// for (max, max). Only (min, max) is clearly positive. Where both
+// the paper's 9 for (min, mean) and (min, max), 2 for (max, mean) and
+// (max, max). Only (min, max) is clearly positive. Where both
 // escapers must be caught (U = min) the gains are ordered as the paper's:
 // (min, min) 0.01, −0.11, 0.03 per seed; (min, mean) 2.51, 0.21, 1.88,
 // 3.22, 4.30, −0.53, −0.41, 0.64, 2.20 (1.56 ± 1.68; the paper's 1.68 ±
