@@ -169,7 +169,13 @@ func hetgpsCapture(u, t string, params []learn.ThetaParam) HetGPSSetting {
 //     optimum (the paper's appendix on adverse initialisations);
 //   - descent: softmax from τ_T = 5, τ_U = −5 minimising the gain; in
 //     Multi-goal-capture after a warm-up of 200 iterations that train the
-//     teams at that θ.
+//     teams at that θ. The descent minimises the learned gain, which,
+//     unlike the theory's, can fall below 0: a heterogeneous team that
+//     learned specialists' allocations while T was Schur-convex can stay
+//     with them after T turns Schur-concave, where an agent that spreads
+//     its effort alone gains little (TestDescentPlateau; in the matrix
+//     game 1 of 9 seeds ended at −0.45, see the README's section
+//     "Reproductions").
 //
 // Each runs 3 seeds, with Adam at learning rate 0.05 on θ and the
 // concurrent schedule (θ steps at every iteration): 400 iterations of

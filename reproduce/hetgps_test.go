@@ -11,8 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/tables"
+	"gonum.org/v1/gonum/mat"
 )
 
 // hetgpsTiny is the softmax preset cut down to the matrix game with
@@ -333,5 +335,35 @@ func TestHetGPSBand(t *testing.T) {
 	}
 	if one := hetgpsBand(x, mean, sd, false, learn.ThetaParam{}); one.Lo != nil || one.Hi != nil {
 		t.Errorf("band of one seed has Lo %v, Hi %v; want none", one.Lo, one.Hi)
+	}
+}
+
+// TestDescentPlateau pins the reason HetGPSExperiments gives for a descent
+// whose learned gain falls below 0: at the end point of the matrix-game
+// descent's seed 9 (τ_T = −5.6, τ_U = −10.2), two specialists earn almost
+// nothing, one of them spreading its effort alone earns little more, and
+// only both spreading together reach the homogeneous team's 0.5.
+func TestDescentPlateau(t *testing.T) {
+	r := aggregators.NewReward(aggregators.Softmax{T: -10.2}, aggregators.Softmax{T: -5.6})
+	value := func(a []float64) float64 {
+		v, err := r.Value(mat.NewDense(2, 2, a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if v := value([]float64{1, 0, 0, 1}); v > 0.01 {
+		t.Errorf("R(specialists) = %v, want below 0.01", v)
+	}
+	best := 0.0
+	for k := 1; k <= 100; k++ {
+		a := float64(k) / 100
+		best = math.Max(best, value([]float64{1 - a, a, 0, 1}))
+	}
+	if best > 0.06 {
+		t.Errorf("one agent spreading alone reaches R = %v, want at most 0.06", best)
+	}
+	if v := value([]float64{0.5, 0.5, 0.5, 0.5}); math.Abs(v-0.5) > 1e-12 {
+		t.Errorf("R(uniform efforts) = %v, want 0.5", v)
 	}
 }
