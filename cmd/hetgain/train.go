@@ -98,7 +98,7 @@ terminal, a line every 5 seconds otherwise.`,
 type trainFlags struct {
 	framesPerIter, envs, minibatch, epochs, workers *int
 	evalEvery, evalEpisodes                         *int
-	lr                                              *float64
+	lr, entropy, gamma, lambda, clip, maxGradNorm   *float64
 	hidden                                          *string
 	ippo, agentIndex, reference                     *bool
 }
@@ -113,6 +113,11 @@ func addTrainFlags(fs *flag.FlagSet) trainFlags {
 		evalEvery:     fs.Int("eval-every", 0, "iterations between evaluations (0: 1)"),
 		evalEpisodes:  fs.Int("eval-episodes", 0, "episodes of an evaluation (0: 32)"),
 		lr:            fs.Float64("lr", 0, "Adam learning rate of actor and critic (0: 3e-3, or 5e-5 with -reference)"),
+		entropy:       fs.Float64("entropy", 0, "weight of PPO's entropy bonus (0: none)"),
+		gamma:         fs.Float64("gamma", 0, "discount γ, in (0, 1] (0: 0.9, as the paper)"),
+		lambda:        fs.Float64("lambda", 0, "GAE parameter λ, in (0, 1] (0: 0.9, as the paper)"),
+		clip:          fs.Float64("clip", 0, "PPO's clipping parameter ε (0: 0.2)"),
+		maxGradNorm:   fs.Float64("max-grad-norm", 0, "largest norm of a network's gradient per minibatch (0: 1, or 40 with -reference)"),
 		hidden:        fs.String("hidden", "", "widths of the hidden layers, as `64,64` (default 64,64, or 256,256 with -reference)"),
 		ippo:          fs.Bool("ippo", false, "IPPO: a critic per agent on its own observation (default MAPPO: one centralised critic)"),
 		agentIndex:    fs.Bool("agent-index", false, "append each agent's one-hot index to its observation"),
@@ -139,12 +144,24 @@ func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
 			*v.dst = *v.src
 		}
 	}
-	if isSet(fs, "lr") {
-		if !(*f.lr >= 0) || math.IsInf(*f.lr, 0) {
-			return c, usagef("-lr %v: want a finite number >= 0", *f.lr)
+	for _, v := range []struct {
+		name string
+		src  *float64
+		max  float64
+		dst  []*float64
+	}{{"lr", f.lr, math.MaxFloat64, []*float64{&c.LR, &c.CriticLR}}, {"entropy", f.entropy, math.MaxFloat64, []*float64{&c.EntropyCoef}},
+		{"gamma", f.gamma, 1, []*float64{&c.Gamma}}, {"lambda", f.lambda, 1, []*float64{&c.Lambda}},
+		{"clip", f.clip, math.MaxFloat64, []*float64{&c.Clip}}, {"max-grad-norm", f.maxGradNorm, math.MaxFloat64, []*float64{&c.MaxGradNorm}}} {
+		if !(*v.src >= 0 && *v.src <= v.max) {
+			if v.max == 1 {
+				return c, usagef("-%s %v: want a number in [0, 1]", v.name, *v.src)
+			}
+			return c, usagef("-%s %v: want a finite number >= 0", v.name, *v.src)
 		}
-		if *f.lr > 0 {
-			c.LR, c.CriticLR = *f.lr, *f.lr
+		if isSet(fs, v.name) && *v.src > 0 {
+			for _, d := range v.dst {
+				*d = *v.src
+			}
 		}
 	}
 	if *f.hidden != "" {

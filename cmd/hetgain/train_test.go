@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -215,6 +216,41 @@ func TestTrainTaskParams(t *testing.T) {
 		code, _, errOut := runArgs(append(args, "-task-params", c.params, "-task-episodes", c.episodes)...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("-task-params %s -task-episodes %s: exit %d, %q; want a usage error naming %q", c.params, c.episodes, code, errOut, c.want)
+		}
+	}
+}
+
+// TestTrainFlagsConfig checks that the PPO flags reach learn.Config, that
+// an unset flag leaves learn's default (or the reference setting), and
+// that a value outside its domain is a usage error naming the flag.
+func TestTrainFlagsConfig(t *testing.T) {
+	config := func(args ...string) (learn.Config, error) {
+		fs := flag.NewFlagSet("train", flag.ContinueOnError)
+		f := addTrainFlags(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return f.config(fs)
+	}
+	c, err := config("-lr", "0.01", "-entropy", "0.005", "-gamma", "0.99", "-lambda", "0.95", "-clip", "0.1", "-max-grad-norm", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LR != 0.01 || c.CriticLR != 0.01 || c.EntropyCoef != 0.005 || c.Gamma != 0.99 || c.Lambda != 0.95 || c.Clip != 0.1 || c.MaxGradNorm != 5 {
+		t.Errorf("flags not in the config: %+v", c)
+	}
+	ref, err := config("-reference", "-entropy", "0.01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := learn.ReferenceConfig()
+	want.EntropyCoef = 0.01
+	if ref.MaxGradNorm != want.MaxGradNorm || ref.LR != want.LR || ref.EntropyCoef != 0.01 {
+		t.Errorf("-reference -entropy 0.01: got %+v, want %+v", ref, want)
+	}
+	for _, bad := range [][]string{{"-gamma", "1.5"}, {"-lambda", "2"}, {"-entropy", "-0.1"}, {"-clip", "NaN"}, {"-max-grad-norm", "+Inf"}} {
+		if _, err := config(bad...); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(bad[0], "-")) {
+			t.Errorf("%v: error %v, want one naming the flag", bad, err)
 		}
 	}
 }
