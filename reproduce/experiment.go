@@ -266,20 +266,14 @@ func tagLargeTeam() learn.Config {
 // 0.03, where the paper's is 0.0 ± 0.0.
 //
 // The stored reproduction (testdata/reproductions/tag-large; load it
-// with Seeds = 9 so that every stored seed counts) has 3 seeds per cell,
-// the paper's 9 for (min, mean) and (min, max), 2 for (max, mean) and
-// (max, max). Only (min, max) is clearly positive. Where both
-// escapers must be caught (U = min) the gains are ordered as the paper's:
-// (min, min) 0.01, −0.11, 0.03 per seed; (min, mean) 2.51, 0.21, 1.88,
-// 3.22, 4.30, −0.53, −0.41, 0.64, 2.20 (1.56 ± 1.68; the paper's 1.68 ±
-// 0.24); (min, max) 1.31, 0.46, 0.95, 2.96, 3.70, 0.27, 0.30, 0.68, 1.19
-// (1.31 ± 1.22; the paper's 3.47 ± 0.23). Both are above 0 by more than
-// two standard errors; their means minus two standard errors are 0.44,
-// under the threshold 0.5, and 0.502, just over it. Their spreads are
-// seven and five times the paper's. Where one capture pays (U = mean or
-// max) a team either learns to hold an escaper or not, seed by seed, and
-// the gains swing by ±10 to ±36, (mean, max) included (−11.96, 2.60,
-// 2.01; the paper's 0.36 ± 1.44).
+// with Seeds = 9 so that every stored seed counts) has 3 seeds per cell
+// and the paper's 9 for (min, mean) and (min, max). Only (min, max) is
+// clearly positive, and only just: where both escapers must be caught
+// (U = min) the gains are ordered as the paper's, with spreads five to
+// seven times its own; where one capture pays (U = mean or max) a team
+// either learns to hold an escaper or not, seed by seed, and the gains
+// swing by ±10 to ±36. The README's section "Reproductions" gives the
+// gains seed by seed.
 //
 // A gain is clearly positive above 0.5 (PositiveThreshold), not Tag's
 // default of 2 (PositiveTolerance × its return scale of 100): the paper's

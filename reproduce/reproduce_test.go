@@ -724,7 +724,7 @@ func tagLargeStored() Experiment {
 	return e
 }
 
-const tagLargeStoredRuns = 37
+const tagLargeStoredRuns = 39
 
 // update makes TestStoredReproductions rewrite the stored tables,
 // summaries and figures from the stored logs (after a change of their
