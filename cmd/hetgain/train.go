@@ -145,18 +145,19 @@ func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
 		}
 	}
 	for _, v := range []struct {
-		name string
-		src  *float64
-		max  float64
-		dst  []*float64
-	}{{"lr", f.lr, math.MaxFloat64, []*float64{&c.LR, &c.CriticLR}}, {"entropy", f.entropy, math.MaxFloat64, []*float64{&c.EntropyCoef}},
-		{"gamma", f.gamma, 1, []*float64{&c.Gamma}}, {"lambda", f.lambda, 1, []*float64{&c.Lambda}},
-		{"clip", f.clip, math.MaxFloat64, []*float64{&c.Clip}}, {"max-grad-norm", f.maxGradNorm, math.MaxFloat64, []*float64{&c.MaxGradNorm}}} {
-		if !(*v.src >= 0 && *v.src <= v.max) {
-			if v.max == 1 {
-				return c, usagef("-%s %v: want a number in [0, 1]", v.name, *v.src)
-			}
-			return c, usagef("-%s %v: want a finite number >= 0", v.name, *v.src)
+		name  string
+		src   *float64
+		upTo1 bool // a fraction: at most 1
+		dst   []*float64
+	}{{"lr", f.lr, false, []*float64{&c.LR, &c.CriticLR}}, {"entropy", f.entropy, false, []*float64{&c.EntropyCoef}},
+		{"gamma", f.gamma, true, []*float64{&c.Gamma}}, {"lambda", f.lambda, true, []*float64{&c.Lambda}},
+		{"clip", f.clip, false, []*float64{&c.Clip}}, {"max-grad-norm", f.maxGradNorm, false, []*float64{&c.MaxGradNorm}}} {
+		want, ok := "a finite number >= 0", *v.src >= 0 && !math.IsInf(*v.src, 1)
+		if v.upTo1 {
+			want, ok = "a number in [0, 1]", *v.src >= 0 && *v.src <= 1
+		}
+		if !ok {
+			return c, usagef("-%s %v: want %s", v.name, *v.src, want)
 		}
 		if isSet(fs, v.name) && *v.src > 0 {
 			for _, d := range v.dst {
