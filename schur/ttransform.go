@@ -76,8 +76,9 @@ func RandomTTransform(rnd *rand.Rand, n int) TTransform {
 // largest. Then come at most n-1 averaging steps (0 < λ <= 1), the
 // construction of Hardy, Littlewood and Pólya as in Marshall, Olkin and
 // Arnold, Lemma 2.B.1: with both vectors listed in that common order, take
-// j the last position where x exceeds y and k the first position after j
-// where x falls short of y, and move δ = min(x_j - y_j, y_k - x_k) from j to
+// k the first position where x falls short of y (passing over shortfalls
+// that are only rounding) and j the last position before k where x exceeds
+// y, and move δ = min(x_j - y_j, y_k - x_k) from j to
 // k. Each step makes one more coordinate agree with y, so m <= 2(n-1).
 //
 // The replayed path ends at y up to rounding, an error of a few units in the
@@ -110,11 +111,12 @@ func TTransformPath(x, y []float64, tol float64) ([]TTransform, error) {
 		lambda := clamp(1-delta/(z[j]-z[k]), 0, 1)
 		path = append(path, TTransform{I: pos[j], J: pos[k], Lambda: lambda})
 		// Set the coordinate that now agrees with y exactly, so that it is
-		// never chosen again: this bounds the number of steps.
+		// never chosen again: this bounds the number of steps. The other
+		// one is kept from crossing its target by rounding.
 		if dj <= dk {
-			z[j], z[k] = v[j], z[k]+dj
+			z[j], z[k] = v[j], math.Min(z[k]+dj, v[k])
 		} else {
-			z[j], z[k] = z[j]-dk, v[k]
+			z[j], z[k] = math.Max(z[j]-dk, v[j]), v[k]
 		}
 	}
 }
@@ -142,25 +144,26 @@ func sortLike(x []float64, pos []int) []TTransform {
 	return swaps
 }
 
-// hlpPair returns the last j with z[j] > v[j] and the first k > j with
-// z[k] < v[k], or k = -1 if there is no such pair.
+// hlpPair returns the first k with z[k] < v[k] that has a j < k with
+// z[j] > v[j], and the last such j, or j = k = -1 if there is none. When z
+// majorizes v (both in the common order) the partial sums put an excess
+// before every shortfall, so in exact arithmetic the first shortfall has its
+// j. A shortfall of a few units in the last place, left by rounding, may
+// have none, and is passed over. The positions between j and k hold no
+// excess, so moving at most min(z[j]-v[j], v[k]-z[k]) from j to k keeps z
+// majorizing v.
 func hlpPair(z, v []float64) (j, k int) {
-	j = -1
-	for r := len(z) - 1; r >= 0; r-- {
-		if z[r] > v[r] {
-			j = r
-			break
+	for k = range z {
+		if z[k] >= v[k] {
+			continue
+		}
+		for j = k - 1; j >= 0; j-- {
+			if z[j] > v[j] {
+				return j, k
+			}
 		}
 	}
-	if j < 0 {
-		return -1, -1
-	}
-	for r := j + 1; r < len(z); r++ {
-		if z[r] < v[r] {
-			return j, r
-		}
-	}
-	return j, -1
+	return -1, -1
 }
 
 // randomPair returns two distinct indices below n >= 2.

@@ -186,6 +186,48 @@ func TestTTransformPathRandom(t *testing.T) {
 	}
 }
 
+// TestTTransformPathRounding checks paths between vectors whose values
+// are not on a binary grid, where rounding can leave a coordinate a few
+// units in the last place past its target, and paths between vectors
+// whose sums differ within tol.
+func TestTTransformPathRounding(t *testing.T) {
+	for _, c := range []struct {
+		x, y []float64
+		tol  float64
+	}{
+		{[]float64{0.8, 0.4, 0.4, 0.2}, []float64{0.6, 0.3, 0.6, 0.3}, 0},
+		{[]float64{1, 0.3, 0.3}, []float64{0.8, 0.5, 0.3 - 1e-10}, 1e-9},
+		{[]float64{0.7, 0.2, 0.1}, []float64{0.1 + 1e-10, 0.3, 0.6}, 1e-9},
+	} {
+		path, err := TTransformPath(c.x, c.y, c.tol)
+		if err != nil {
+			t.Fatalf("TTransformPath(%v, %v, %g): %v", c.x, c.y, c.tol, err)
+		}
+		checkPath(t, c.x, c.y, path, 2*c.tol+1e-15)
+	}
+	// y = x after random T-transforms with random λ: x ≻ y, and neither is
+	// on a grid.
+	rnd := rand.New(rand.NewSource(7))
+	for trial := 0; trial < 4000; trial++ {
+		n := 2 + rnd.Intn(9)
+		scale := math.Pow(10, float64(rnd.Intn(7)-3))
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = scale * rnd.Float64()
+		}
+		y := append([]float64(nil), x...)
+		for s := rnd.Intn(2 * n); s >= 0; s-- {
+			RandomTTransform(rnd, n).Apply(y, y)
+		}
+		tol := 1e-13 * scale * float64(n)
+		path, err := TTransformPath(x, y, tol)
+		if err != nil {
+			t.Fatalf("TTransformPath(%v, %v, %g): %v", x, y, tol, err)
+		}
+		checkPath(t, x, y, path, 2*tol)
+	}
+}
+
 func TestTTransformPathErrors(t *testing.T) {
 	for _, c := range []struct {
 		x, y  []float64
