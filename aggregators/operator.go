@@ -124,11 +124,8 @@ func Evaluate(op Operator, x []float64) (float64, error) {
 	} else {
 		v = op.Value(x)
 	}
-	switch {
-	case math.IsNaN(v):
-		return v, fmt.Errorf("aggregators: %s returned NaN: %w", op, ErrNaN)
-	case math.IsInf(v, 0):
-		return v, fmt.Errorf("aggregators: %s returned %v: %w", op, v, ErrInf)
+	if err := checkFinite(v); err != nil {
+		return v, fmt.Errorf("aggregators: %s returned %v: %w", op, v, err)
 	}
 	return v, nil
 }
@@ -147,6 +144,17 @@ func checkValues(x []float64, d Domain, name string) error {
 		if err := checkValue(v, d); err != nil {
 			return fmt.Errorf("%s[%d] = %v: %w", name, i, v, err)
 		}
+	}
+	return nil
+}
+
+// checkFinite returns ErrNaN or ErrInf for a value that is not finite.
+func checkFinite(v float64) error {
+	switch {
+	case math.IsNaN(v):
+		return ErrNaN
+	case math.IsInf(v, 0):
+		return ErrInf
 	}
 	return nil
 }

@@ -130,25 +130,31 @@ func (r *Reward) Scores(a mat.Matrix) ([]float64, error) {
 	return r.scores(a)
 }
 
-// Value returns R(A), or the error of Scores.
+// Value returns R(A), or the error of Scores, or an error wrapping ErrNaN
+// or ErrInf if U's value at the scores is not finite (a SumForm U whose g
+// is not finite there, or an overflow).
 func (r *Reward) Value(a mat.Matrix) (float64, error) {
 	y, err := r.Scores(a)
 	if err != nil {
 		return math.NaN(), err
 	}
-	return r.Outer.Value(y), nil
+	return r.outerValue(y)
 }
 
 // Gradient returns the N x M matrix of ∂R/∂r_ij = ∂U/∂y_j · ∂T_j/∂x_i,
 // with the subgradient conventions of the operators at non-smooth points,
-// or the error of Scores.
+// or the errors of Value, or an error wrapping ErrNaN or ErrInf if a
+// ∂U/∂y_j is not finite.
 func (r *Reward) Gradient(a mat.Matrix) (*mat.Dense, error) {
 	y, err := r.Scores(a)
 	if err != nil {
 		return nil, err
 	}
+	du, err := r.outerGradient(y)
+	if err != nil {
+		return nil, err
+	}
 	n, m := a.Dims()
-	du := r.Outer.Gradient(nil, y)
 	g := mat.NewDense(n, m, nil)
 	col, dt := make([]float64, n), make([]float64, n)
 	for j := 0; j < m; j++ {
@@ -176,9 +182,14 @@ type ParamGradient struct {
 func (g ParamGradient) InnerShared() float64 { return sumOf(g.Inner) }
 
 // ParamGradient returns the derivatives of R(A) with respect to the
-// parameters of U and of each T_j, or the error of Scores.
+// parameters of U and of each T_j, or the errors of Gradient, or an error
+// wrapping ErrNaN or ErrInf if ∂R/∂t_U is not finite.
 func (r *Reward) ParamGradient(a mat.Matrix) (ParamGradient, error) {
 	y, err := r.Scores(a)
+	if err != nil {
+		return ParamGradient{}, err
+	}
+	du, err := r.outerGradient(y)
 	if err != nil {
 		return ParamGradient{}, err
 	}
@@ -186,17 +197,58 @@ func (r *Reward) ParamGradient(a mat.Matrix) (ParamGradient, error) {
 	var g ParamGradient
 	if p, ok := r.Outer.(Parametric); ok {
 		g.Outer = p.ParamDerivative(y)
+		if err := checkFinite(g.Outer); err != nil {
+			return ParamGradient{}, fmt.Errorf("aggregators: ∂U/∂t of the outer operator %v at the scores %v is %v: %w",
+				r.Outer, y, g.Outer, err)
+		}
 	}
-	du := r.Outer.Gradient(nil, y)
 	g.Inner = make([]float64, m)
 	col := make([]float64, n)
 	for j := 0; j < m; j++ {
 		if p, ok := r.InnerFor(j).(Parametric); ok {
 			mat.Col(col, j, a)
 			g.Inner[j] = du[j] * p.ParamDerivative(col)
+			if err := checkFinite(g.Inner[j]); err != nil {
+				return ParamGradient{}, fmt.Errorf("aggregators: ∂R/∂t of the inner operator of task %d, %v, is %v: %w",
+					j, r.InnerFor(j), g.Inner[j], err)
+			}
 		}
 	}
 	return g, nil
+}
+
+// outerValue returns U(y) for valid scores y, or an error if it is not
+// finite.
+func (r *Reward) outerValue(y []float64) (float64, error) {
+	var v float64
+	if s, ok := r.Outer.(safeValuer); ok {
+		var err error
+		if v, err = s.safeValue(y); err != nil {
+			return math.NaN(), fmt.Errorf("aggregators: outer operator at the scores %v: %w", y, err)
+		}
+	} else {
+		v = r.Outer.Value(y)
+	}
+	if err := checkFinite(v); err != nil {
+		return math.NaN(), fmt.Errorf("aggregators: outer operator %v at the scores %v is %v: %w", r.Outer, y, v, err)
+	}
+	return v, nil
+}
+
+// outerGradient returns ∂U/∂y at valid scores y, or the error of
+// outerValue, or an error if a component is not finite.
+func (r *Reward) outerGradient(y []float64) ([]float64, error) {
+	if _, err := r.outerValue(y); err != nil {
+		return nil, err
+	}
+	du := r.Outer.Gradient(nil, y)
+	for j, d := range du {
+		if err := checkFinite(d); err != nil {
+			return nil, fmt.Errorf("aggregators: ∂U/∂y_%d of the outer operator %v at the scores %v is %v: %w",
+				j, r.Outer, y, d, err)
+		}
+	}
+	return du, nil
 }
 
 func (r *Reward) budget() float64 {

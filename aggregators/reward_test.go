@@ -435,6 +435,47 @@ func TestRewardScoreErrors(t *testing.T) {
 	}
 }
 
+// TestRewardOuterNotFinite checks that an outer operator that is not
+// finite at valid scores is an error from Value, Gradient and
+// ParamGradient, not a panic or an infinite reward.
+func TestRewardOuterNotFinite(t *testing.T) {
+	logSum := SumForm{Name: "log", G: math.Log, DG: func(v float64) float64 { return 1 / v }, Dom: NonNegative}
+	sqrtSum := SumForm{Name: "sqrt", G: math.Sqrt, DG: func(v float64) float64 { return 0.5 / math.Sqrt(v) }, Dom: NonNegative}
+	noEffort := mat.NewDense(2, 2, []float64{1, 0, 1, 0}) // task 1 gets nothing
+	huge := mat.NewDense(2, 2, []float64{1e99, 0, 1e99, 0})
+	for _, c := range []struct {
+		name       string
+		r          *Reward
+		a          *mat.Dense
+		valueOK    bool // Value is finite, only a derivative is not
+		is         error
+		gradNames  string
+		paramNames string
+	}{
+		{name: "log of a zero score", r: NewReward(logSum, Max{}), a: noEffort, is: ErrInf,
+			gradNames: "g(x[1] = 0)", paramNames: "g(x[1] = 0)"},
+		{name: "sqrt's slope at a zero score", r: NewReward(sqrtSum, Max{}), a: noEffort, valueOK: true, is: ErrInf,
+			gradNames: "∂U/∂y_1", paramNames: "∂U/∂y_1"},
+		{name: "overflow", r: &Reward{Outer: PowerSum{T: 4}, Inner: []Operator{Sum{}}, Budget: math.Inf(1)}, a: huge, is: ErrInf,
+			gradNames: "powersum", paramNames: "powersum"},
+	} {
+		v, err := c.r.Value(c.a)
+		if c.valueOK {
+			if err != nil || !finite(v) {
+				t.Errorf("%s: Value = %v, %v, want a finite value", c.name, v, err)
+			}
+		} else if !errors.Is(err, c.is) || !math.IsNaN(v) {
+			t.Errorf("%s: Value = %v, %v, want NaN and an error wrapping %v", c.name, v, err, c.is)
+		}
+		if g, err := c.r.Gradient(c.a); g != nil || !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.gradNames) {
+			t.Errorf("%s: Gradient error %v, want %v naming %q", c.name, err, c.is, c.gradNames)
+		}
+		if _, err := c.r.ParamGradient(c.a); !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.paramNames) {
+			t.Errorf("%s: ParamGradient error %v, want %v naming %q", c.name, err, c.is, c.paramNames)
+		}
+	}
+}
+
 func TestRewardString(t *testing.T) {
 	if got := NewReward(Min{}, Max{}).String(); got != "min∘max" {
 		t.Errorf("String = %q", got)
