@@ -39,7 +39,8 @@ func ExtremePairs() [][2]aggregators.Operator {
 //	U, T        string  the operators' specifications
 //	N, M        int     agents and tasks
 //	Allocation  string  "continuous" or "discrete"
-//	ClosedForm  float   ClosedForm's ΔR, NaN when there is none
+//	ClosedForm  float   ClosedForm's ΔR, NaN when there is none or
+//	                    opts.Budget is not the paper's {0, 1}
 //	Numerical   float   Numerical's ΔR
 //	Difference  float   Numerical − ClosedForm (NaN without closed form)
 //	RHet, RHom  float   Numerical's optima
@@ -93,11 +94,12 @@ func NumericalTable(ns, ms []int, pairs [][2]aggregators.Operator, kinds []Alloc
 	var us, ts, kindNames, hetAllocs, homRows []string
 	var nCol, mCol []int
 	var closed, numerical, diff, het, hom []float64
+	paperBudget := o.Budget == (Budget{}) || o.Budget == (Budget{0, 1})
 	for k, row := range rows {
 		cf := math.NaN()
-		if g, err := ClosedForm(row.u, row.t, row.n, row.m, row.kind); err == nil {
+		if g, err := ClosedForm(row.u, row.t, row.n, row.m, row.kind); err == nil && paperBudget {
 			cf = g.Delta
-		} else if !errors.Is(err, ErrOperator) {
+		} else if err != nil && !errors.Is(err, ErrOperator) {
 			return dataframe.DataFrame{}, err
 		}
 		g := gains[k]

@@ -413,6 +413,19 @@ func TestNumericalTable(t *testing.T) {
 		t.Errorf("powersum(0.5)∘powersum(2): %v", df)
 	}
 
+	// Another budget has no closed form beside it: min∘max with rows
+	// summing to at most 2 has ΔR = 2 · 2/3, the unit budget's 2/3.
+	minMax := [][2]aggregators.Operator{{aggregators.Min{}, aggregators.Max{}}}
+	df, err = gain.NumericalTable([]int{3}, []int{3}, minMax, []gain.Allocation{gain.Continuous},
+		&gain.Options{Budget: gain.Budget{Max: 2}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cf, num, diff := df.Elem(0, 5).Float(), df.Elem(0, 6).Float(), df.Elem(0, 7).Float(); !math.IsNaN(cf) || !math.IsNaN(diff) ||
+		math.Abs(num-4.0/3) > 1e-6 {
+		t.Errorf("min∘max, N = M = 3, budget 2: closed form %v, numerical %v, difference %v; want NaN, 4/3, NaN", cf, num, diff)
+	}
+
 	for _, c := range []struct {
 		ns, ms []int
 		pairs  [][2]aggregators.Operator
