@@ -41,7 +41,8 @@ func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
 
 // WriteMarkdown writes df to w as a GitHub-flavoured Markdown table, with
 // numeric columns right-aligned and floats at full precision as in
-// WriteCSV. A '|' in a string is escaped and a line break becomes a space.
+// WriteCSV. A '|' in a string is escaped, and a line break (\n, \r\n or
+// \r) or a tab becomes a space.
 func WriteMarkdown(w io.Writer, df dataframe.DataFrame) error {
 	if err := df.Error(); err != nil {
 		return err
@@ -87,9 +88,7 @@ func formatElem(e series.Element) string {
 }
 
 func markdownCell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.ReplaceAll(s, "\r\n", " ")
-	return strings.ReplaceAll(s, "\n", " ")
+	return strings.ReplaceAll(textCell(s), "|", `\|`)
 }
 
 func writeMarkdownRow(b *strings.Builder, cells []string) {
