@@ -117,10 +117,9 @@ func (d Domain) String() string {
 
 // RandomMajorizedPair returns x drawn by dom.Sample and y reached from x by
 // 1 to n random T-transforms (none for n = 1), so that x ≻ y and both lie
-// in dom (on a simplex whose total is not on Sample's grid, with the sum
-// of the grid point below the total, within 2^-40 of it relatively). The
-// transforms are computed on the grid of Sample: x ≻ y holds
-// exactly, Majorizes(x, y, 0) reports true, and x and y have equal sums in
+// in dom (on a simplex whose total is not on Sample's grid, their sum is
+// less than one grid spacing below the total). The transforms are computed
+// on the grid of Sample: x ≻ y holds exactly, Majorizes(x, y, 0) reports true, and x and y have equal sums in
 // floating point whatever the order of summation. It panics if n < 1.
 func RandomMajorizedPair(rnd *rand.Rand, n int, dom Domain) (x, y []float64) {
 	x = dom.Sample(rnd, n)
