@@ -45,10 +45,13 @@ func GainGradient(env DifferentiableEnv, het, hom Policy, seed int64, params []s
 
 // GainGradientConcurrent is GainGradient with the episodes of het played
 // on hetEnv and those of hom on homEnv, at the same time in two
-// goroutines. Given two environments configured alike (the same name,
-// batch and parameters θ) its result is identical to GainGradient's on
-// either; it returns an error wrapping ErrConfig if they differ in any of
-// these, and panics if hetEnv and homEnv are the same environment.
+// goroutines. Given two environments built from the same configuration
+// its result is identical to GainGradient's on either. It returns an error
+// wrapping ErrConfig if they differ in what Env shows of them (name,
+// batch, N, M, observation length, action space, episode length or
+// parameters θ); a difference it cannot see, such as an inner operator
+// without parameters, is the caller's to avoid. It panics if hetEnv and
+// homEnv are the same environment.
 func GainGradientConcurrent(hetEnv, homEnv DifferentiableEnv, het, hom Policy, seed int64, params []string) (float64, []float64, error) {
 	if hetEnv == homEnv {
 		panic("simulate: GainGradientConcurrent needs two distinct environments")
@@ -79,16 +82,26 @@ func GainGradientConcurrent(hetEnv, homEnv DifferentiableEnv, het, hom Policy, s
 	return gain, grad, nil
 }
 
-// checkAlike reports an error wrapping ErrConfig unless a and b have the
-// same name, batch and parameters.
+// checkAlike reports an error wrapping ErrConfig naming the first of the
+// properties Env shows in which a and b differ.
 func checkAlike(a, b Env) error {
-	if a.Name() != b.Name() || a.Batch() != b.Batch() {
-		return fmt.Errorf("simulate: the two environments differ: %s with batch %d and %s with batch %d: %w",
-			a.Name(), a.Batch(), b.Name(), b.Batch(), ErrConfig)
-	}
-	pa, pb := a.Params(), b.Params()
-	if !reflect.DeepEqual(pa, pb) {
-		return fmt.Errorf("simulate: the two environments have different parameters: %v and %v: %w", pa, pb, ErrConfig)
+	for _, p := range []struct {
+		name string
+		a, b interface{}
+	}{
+		{"name", a.Name(), b.Name()},
+		{"batch", a.Batch(), b.Batch()},
+		{"agents", a.Agents(), b.Agents()},
+		{"tasks", a.Tasks(), b.Tasks()},
+		{"observation length", a.ObsDim(), b.ObsDim()},
+		{"action space", a.ActionSpace(), b.ActionSpace()},
+		{"episode length", a.EpisodeLength(), b.EpisodeLength()},
+		{"parameters", a.Params(), b.Params()},
+	} {
+		if !reflect.DeepEqual(p.a, p.b) {
+			return fmt.Errorf("simulate: the two environments (%s) differ in their %s: %v and %v: %w",
+				a.Name(), p.name, p.a, p.b, ErrConfig)
+		}
 	}
 	return nil
 }

@@ -202,12 +202,22 @@ func TestGainGradientConcurrent(t *testing.T) {
 	if err := b.SetParams(p); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := GainGradientConcurrent(a, b, het, hom, 3, params); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "different parameters") {
+	if _, _, err := GainGradientConcurrent(a, b, het, hom, 3, params); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "parameters") {
 		t.Errorf("environments with different θ: error %v, want ErrConfig naming the parameters", err)
 	}
-	small := newCapture(t, CaptureConfig{Batch: 4, Reward: cfg.Reward, EpisodeLength: 30})
-	if _, _, err := GainGradientConcurrent(a, small, het, hom, 3, params); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "batch") {
-		t.Errorf("environments with different batches: error %v, want ErrConfig naming the batch", err)
+	for _, c := range []struct {
+		name string
+		cfg  CaptureConfig
+	}{
+		{"batch", CaptureConfig{Batch: 4, Reward: cfg.Reward, EpisodeLength: 30}},
+		{"episode length", CaptureConfig{Batch: 8, Reward: cfg.Reward, EpisodeLength: 10}},
+		{"observation length", CaptureConfig{Batch: 8, Reward: cfg.Reward, EpisodeLength: 30, Sensor: true}},
+		{"tasks", CaptureConfig{Batch: 8, Goals: 3, Reward: cfg.Reward, EpisodeLength: 30}},
+	} {
+		other := newCapture(t, c.cfg)
+		if _, _, err := GainGradientConcurrent(a, other, het, hom, 3, params); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("environments with different %s: error %v, want ErrConfig naming it", c.name, err)
+		}
 	}
 	defer func() {
 		if r := recover(); r == nil || !strings.HasPrefix(fmt.Sprint(r), "simulate: ") {
