@@ -3,6 +3,8 @@ package learn
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -69,5 +71,59 @@ func TestCheckHetGPSDir(t *testing.T) {
 	mustTrain(t, smallSpec(1), Options{Dir: pairDir})
 	if err := CheckHetGPSDir(pairDir, spec); !errors.Is(err, ErrCheckpoint) {
 		t.Errorf("paired run's directory: %v, want ErrCheckpoint", err)
+	}
+}
+
+// TestRunDirSpellings checks that a run is recognised under any spelling
+// of its environment: defaults left at 0 or written out, names and
+// operators in other cases, and a spec.json written before the canonical
+// form.
+func TestRunDirSpellings(t *testing.T) {
+	spec := smallSpec(2)
+	spec.Env = EnvSpec{Name: "capture", U: "min", T: "max", EpisodeLength: 5} // N = M = 2 by default
+	dir := t.TempDir()
+	mustTrain(t, spec, Options{Dir: dir})
+	first, err := ReadLog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, specFile)); err != nil || !strings.Contains(string(data), `"Agents": 2`) {
+		t.Errorf("spec.json does not write out the default N = 2 (%v):\n%s", err, data)
+	}
+
+	respelled := smallSpec(3)
+	respelled.Env = EnvSpec{Name: " Capture", Agents: 2, Tasks: 2, U: "MIN", T: "Max", EpisodeLength: 5}
+	if err := CheckRunDir(dir, respelled); err != nil {
+		t.Fatalf("CheckRunDir under another spelling: %v", err)
+	}
+	mustTrain(t, respelled, Options{Dir: dir})
+	rows, err := ReadLog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || rows[0].Gain != first[0].Gain || rows[1].Gain != first[1].Gain || rows[2].Iteration != 3 {
+		t.Errorf("resumed under another spelling: %d rows %+v, want the first run's 2 and one more", len(rows), rows)
+	}
+
+	// A spec.json in the form written before Env was made canonical.
+	path := filepath.Join(dir, specFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(strings.Replace(string(data), `"Agents": 2`, `"Agents": 0`, 1), `"U": "min"`, `"U": "Min"`, 1)
+	if old == string(data) {
+		t.Fatalf("spec.json has no Agents 2 or U min to rewrite:\n%s", data)
+	}
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckRunDir(dir, respelled); err != nil {
+		t.Errorf("CheckRunDir against an old spec.json: %v", err)
+	}
+	other := respelled
+	other.Env.Agents = 3
+	if err := CheckRunDir(dir, other); !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "Env.Agents") {
+		t.Errorf("3 agents: %v, want ErrCheckpoint naming Env.Agents", err)
 	}
 }

@@ -38,11 +38,26 @@ func (s EnvSpec) String() string {
 	return fmt.Sprintf("%s N=%d M=%d U=%s T=%s", name, s.Agents, s.Tasks, s.U, s.T)
 }
 
+// withDefaults returns s with N and M defaulted and the name and operators
+// in canonical form (an operator as aggregators.Parse's result prints
+// itself: "MIN" and "min" are the same operator), so that two specs of one
+// environment are equal, and a run can be resumed under either.
 func (s EnvSpec) withDefaults() EnvSpec {
 	s.Name = strings.ToLower(strings.TrimSpace(s.Name))
 	setInt(&s.Agents, 2)
 	setInt(&s.Tasks, 2)
+	s.U, s.T = canonicalOperator(s.U), canonicalOperator(s.T)
 	return s
+}
+
+// canonicalOperator returns the operator of spec as it prints itself, or
+// spec unchanged if it does not parse (Reward reports that).
+func canonicalOperator(spec string) string {
+	op, err := aggregators.Parse(spec)
+	if err != nil {
+		return spec
+	}
+	return op.String()
 }
 
 // Reward returns the reward U(T(...)) of the spec.

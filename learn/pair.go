@@ -32,6 +32,9 @@ type RunSpec struct {
 func (s RunSpec) WithDefaults() RunSpec { return s.withDefaults() }
 
 func (s RunSpec) withDefaults() RunSpec {
+	if s.Maker == nil {
+		s.Env = s.Env.withDefaults()
+	}
 	s.Team = s.Team.withDefaults()
 	setInt(&s.EvalEvery, 1)
 	setInt(&s.EvalEpisodes, 32)

@@ -183,7 +183,28 @@ func sameSpec(old, new []byte) error {
 	}
 	delete(a, "Iterations")
 	delete(b, "Iterations")
+	canonicalEnvs(a)
+	canonicalEnvs(b)
 	return specDiff("", a, b)
+}
+
+// canonicalEnvs puts the environment of a decoded specification (at "Env"
+// in a paired run's, at "Run.Env" in HetGPS's) in the canonical form of
+// EnvSpec.withDefaults, so that a spec.json written before that form (an
+// Agents of 0 for the default 2, say) still matches its run.
+func canonicalEnvs(spec map[string]interface{}) {
+	if run, ok := spec["Run"].(map[string]interface{}); ok {
+		canonicalEnvs(run)
+	}
+	raw, err := json.Marshal(spec["Env"])
+	var env EnvSpec
+	if _, ok := spec["Env"]; !ok || err != nil || json.Unmarshal(raw, &env) != nil {
+		return
+	}
+	var canonical interface{}
+	if json.Unmarshal(mustJSON(env.withDefaults()), &canonical) == nil {
+		spec["Env"] = canonical
+	}
 }
 
 // specDiff compares the JSON values a (the checkpoint's) and b (this
