@@ -83,8 +83,8 @@ type CaptureConfig struct {
 // radius. An episode lasts EpisodeLength steps (default 100).
 //
 // Parameters θ: the reward's "U.t", "T.t" (or "T0.t", ...), "drag"
-// (default 0.25, in [0, 1]), "force" (default 1, >= 0), "goal.x" (default
-// 1.1) or, with FixedGoals, "goal0.x", "goal0.y", ..., and "sensor.range"
+// (default 0.25, in [0, 1]), "force" (default 1, in [0, MaxPhysical]),
+// "goal.x" (default 1.1) or, with FixedGoals (in the world's box), "goal0.x", "goal0.y", ..., and "sensor.range"
 // (default 0.35, >= 0) with the sensor.
 type Capture struct {
 	cfg         CaptureConfig
@@ -144,8 +144,8 @@ func NewCapture(cfg CaptureConfig) (*Capture, error) {
 				len(cfg.FixedGoals), c.m, 2*c.m, ErrConfig)
 		}
 		for k, v := range cfg.FixedGoals {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("simulate: fixed goal coordinate %d is %v: %w", k, v, ErrConfig)
+			if err := checkGoalCoordinate(k%2, v); err != nil {
+				return nil, fmt.Errorf("simulate: fixed goal coordinate %d is %v, %v: %w", k, v, err, ErrConfig)
 			}
 		}
 		c.fixedGoals = append([]float64(nil), cfg.FixedGoals...)
@@ -260,8 +260,8 @@ func (c *Capture) SetParams(p Params) error {
 			}
 			drag = v
 		case name == "force":
-			if v < 0 {
-				return bad("[0, +Inf)")
+			if v < 0 || v > MaxPhysical {
+				return bad(fmt.Sprintf("[0, %g]", MaxPhysical))
 			}
 			force = v
 		case name == "goal.x" && c.fixedGoals == nil:
@@ -276,6 +276,9 @@ func (c *Capture) SetParams(p Params) error {
 			sr = v
 		default:
 			if j, axis, ok := c.goalParam(name); ok {
+				if err := checkGoalCoordinate(axis, v); err != nil {
+					return bad(err.Error())
+				}
 				fixed[2*j+axis] = v
 				continue
 			}
@@ -290,6 +293,16 @@ func (c *Capture) SetParams(p Params) error {
 		c.fixedGoals = fixed
 	}
 	c.fn = newRewardFn(&c.reward, c.n, c.m)
+	return nil
+}
+
+// checkGoalCoordinate returns an error describing the world's extent on
+// axis (0 for x, 1 for y) if v lies outside it.
+func checkGoalCoordinate(axis int, v float64) error {
+	bound := [2]float64{CaptureXBound, CaptureYBound}[axis]
+	if !(math.Abs(v) <= bound) {
+		return fmt.Errorf("outside the world's [%v, %v]", -bound, bound)
+	}
 	return nil
 }
 

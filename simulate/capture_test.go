@@ -318,6 +318,7 @@ func TestCaptureErrors(t *testing.T) {
 	for _, p := range []Params{
 		{Names: []string{"drag"}, Values: []float64{1.5}},
 		{Names: []string{"force"}, Values: []float64{-1}},
+		{Names: []string{"force"}, Values: []float64{2 * MaxPhysical}},
 		{Names: []string{"goal.x"}, Values: []float64{2}},
 		{Names: []string{"sensor.range"}, Values: []float64{1}}, // no sensor
 		{Names: []string{"goal0.x"}, Values: []float64{1}},      // goals not fixed
@@ -333,6 +334,26 @@ func TestCaptureErrors(t *testing.T) {
 	}
 	if _, err := NewCapture(CaptureConfig{Batch: 1, FixedGoals: []float64{1}, Reward: reward(t, "min", "max")}); !errors.Is(err, ErrConfig) {
 		t.Errorf("odd fixed goals: %v", err)
+	}
+	// Fixed goals lie in the world's box: a goal at 1e200 made the
+	// distances, and so the reward, NaN.
+	for _, goals := range [][]float64{{1e200, 0, 1, 0}, {1, 0, 1, -1.3}, {1, 0, math.Inf(1), 0}} {
+		_, err := NewCapture(CaptureConfig{Batch: 1, FixedGoals: goals, Reward: reward(t, "min", "max")})
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "outside the world") {
+			t.Errorf("fixed goals %v: %v, want ErrConfig saying the goal is outside the world", goals, err)
+		}
+	}
+	fixed := newCapture(t, CaptureConfig{Batch: 1, FixedGoals: []float64{1.4, -1.2, -1.4, 1.2}})
+	for _, p := range []Params{
+		{Names: []string{"goal0.x"}, Values: []float64{1.5}},
+		{Names: []string{"goal1.y"}, Values: []float64{-1e200}},
+	} {
+		if err := fixed.SetParams(p); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), "outside the world") {
+			t.Errorf("%v: %v, want ErrParam saying the goal is outside the world", p, err)
+		}
+	}
+	if got := fixed.Params().String(); !strings.Contains(got, "goal0.x=1.4 goal0.y=-1.2 goal1.x=-1.4 goal1.y=1.2") {
+		t.Errorf("goals on the world's edge: params %s", got)
 	}
 }
 

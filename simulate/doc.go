@@ -29,7 +29,9 @@
 // "drag", "force", "escaper.force", "chaser.speed", "escaper.speed",
 // "obstacle.radius", "shaping", "penalty"; for Blotto the battlefield
 // values "V[j]"; for Foraging the item levels "L[j]". Read it with Params
-// and change it with SetParams.
+// and change it with SetParams. Forces and speed caps are at most
+// MaxPhysical, and fixed goals lie in Capture's world box, so that the
+// physics stays finite.
 //
 // # Differentiation
 //

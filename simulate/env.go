@@ -24,6 +24,11 @@ var (
 	ErrDone = errors.New("episode done")
 )
 
+// MaxPhysical is the largest force multiplier and speed cap the
+// embodied environments accept: a million times their defaults' order,
+// and small enough that squared speeds stay finite.
+const MaxPhysical = 1e6
+
 // Space describes the action space of one agent.
 type Space struct {
 	// Discrete spaces take one index in [0, Choices) per agent, passed as a

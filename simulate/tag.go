@@ -149,8 +149,8 @@ type TagConfig struct {
 // that an obstacle pushed out during the step.
 //
 // Parameters θ: the reward's "U.t", "T.t" (or "T0.t", ...), "drag" (in
-// [0, 1]), "force", "escaper.force" (>= 0), "chaser.speed",
-// "escaper.speed" (> 0), "obstacle.radius" (in [0, 0.35], only with
+// [0, 1]), "force", "escaper.force" (in [0, MaxPhysical]), "chaser.speed",
+// "escaper.speed" (in (0, MaxPhysical]), "obstacle.radius" (in [0, 0.35], only with
 // obstacles), "shaping" and "penalty" (>= 0). All take effect at once.
 // ReturnGradient differentiates the return with respect to any of them.
 //
@@ -306,7 +306,7 @@ func (g *Tag) SetParams(p Params) error {
 		return fmt.Errorf("simulate: %d names and %d values: %w", len(p.Names), len(p.Values), ErrParam)
 	}
 	r := g.reward
-	drag, force, escForce, cs, es := g.drag, g.force, g.escForce, g.chaserSpeed, g.escSpeed
+	drag, chaserForce, escForce, cs, es := g.drag, g.force, g.escForce, g.chaserSpeed, g.escSpeed
 	obr, sh, pen := g.obsRadius, g.shaping, g.penalty
 	for k, name := range p.Names {
 		v := p.Values[k]
@@ -323,9 +323,16 @@ func (g *Tag) SetParams(p Params) error {
 			*dst = v
 			return nil
 		}
-		positive := func(dst *float64) error {
-			if !(v > 0) {
-				return bad("(0, +Inf)")
+		force := func(dst *float64) error {
+			if v < 0 || v > MaxPhysical {
+				return bad(fmt.Sprintf("[0, %g]", MaxPhysical))
+			}
+			*dst = v
+			return nil
+		}
+		speed := func(dst *float64) error {
+			if !(v > 0) || v > MaxPhysical {
+				return bad(fmt.Sprintf("(0, %g]", MaxPhysical))
 			}
 			*dst = v
 			return nil
@@ -338,13 +345,13 @@ func (g *Tag) SetParams(p Params) error {
 			}
 			drag = v
 		case name == "force":
-			err = nonNeg(&force)
+			err = force(&chaserForce)
 		case name == "escaper.force":
-			err = nonNeg(&escForce)
+			err = force(&escForce)
 		case name == "chaser.speed":
-			err = positive(&cs)
+			err = speed(&cs)
 		case name == "escaper.speed":
-			err = positive(&es)
+			err = speed(&es)
 		case name == "obstacle.radius" && g.o > 0:
 			if v < 0 || v > TagMaxObstacle {
 				return bad(fmt.Sprintf("[0, %v]", TagMaxObstacle))
@@ -363,7 +370,7 @@ func (g *Tag) SetParams(p Params) error {
 			return err
 		}
 	}
-	g.reward, g.drag, g.force, g.escForce, g.chaserSpeed, g.escSpeed = r, drag, force, escForce, cs, es
+	g.reward, g.drag, g.force, g.escForce, g.chaserSpeed, g.escSpeed = r, drag, chaserForce, escForce, cs, es
 	g.obsRadius, g.shaping, g.penalty = obr, sh, pen
 	g.fn = newRewardFn(&g.reward, g.n, g.m)
 	return nil

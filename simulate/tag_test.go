@@ -602,6 +602,9 @@ func TestTagErrors(t *testing.T) {
 		{Names: []string{"escaper.force"}, Values: []float64{-1}},
 		{Names: []string{"chaser.speed"}, Values: []float64{0}},
 		{Names: []string{"escaper.speed"}, Values: []float64{-1}},
+		{Names: []string{"force"}, Values: []float64{1e160}}, // squared speeds overflowed: the chasers froze
+		{Names: []string{"escaper.force"}, Values: []float64{2 * MaxPhysical}},
+		{Names: []string{"chaser.speed"}, Values: []float64{2 * MaxPhysical}},
 		{Names: []string{"obstacle.radius"}, Values: []float64{0.5}},
 		{Names: []string{"shaping"}, Values: []float64{-1}},
 		{Names: []string{"penalty"}, Values: []float64{math.Inf(1)}},
