@@ -750,16 +750,15 @@ func (r *HetGPSResult) ThetaSeries(name string) ([]float64, error) {
 
 // ReadHetGPSLog reads the log.csv of the HetGPS run in dir: every row
 // written so far, including rows after the last checkpoint, and the names
-// of the searched parameters (from the header). A last line cut short (a
-// process killed while writing it) is dropped.
+// of the searched parameters (from the header). A last line cut short
+// (one without its newline) is dropped.
 func ReadHetGPSLog(dir string) ([]HetGPSStats, []string, error) {
 	path := filepath.Join(dir, logFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	complete := strings.HasSuffix(string(data), "\n")
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	lines := logLines(data)
 	header := strings.Split(lines[0], ",")
 	var names []string
 	for _, h := range header {
@@ -777,9 +776,6 @@ func ReadHetGPSLog(dir string) ([]HetGPSStats, []string, error) {
 			err = fmt.Errorf("learn: row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
 		}
 		if err != nil {
-			if k == len(lines)-2 && !complete {
-				break
-			}
 			return nil, nil, fmt.Errorf("learn: %s, line %d: %v", path, k+2, err)
 		}
 		log = append(log, row)

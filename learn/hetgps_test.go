@@ -2,7 +2,9 @@ package learn
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -505,5 +507,34 @@ func TestHetGPSDeterministicGrad(t *testing.T) {
 	}
 	if neg, _ := signs(false); neg == 0 {
 		t.Errorf("sampled actions: ∂gain/∂τ_T never < 0 in 40 iterations; the contrast this test documents is gone")
+	}
+}
+
+// TestReadHetGPSLogCutShort checks that ReadHetGPSLog drops a last line
+// cut short, even where what is left of it parses.
+func TestReadHetGPSLogCutShort(t *testing.T) {
+	dir := t.TempDir()
+	res, err := HetGPS(hetgpsSmallCapture(3, 3), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, logFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []int{len(data), len(data) - 1, len(data) - 3} {
+		if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		log, _, err := ReadHetGPSLog(dir)
+		want := res.Log
+		if cut < len(data) {
+			want = res.Log[:2]
+		}
+		if err != nil || len(log) != len(want) {
+			t.Fatalf("log cut at byte %d of %d: %d rows, %v; want %d", cut, len(data), len(log), err, len(want))
+		}
+		hetgpsSameRows(t, fmt.Sprintf("cut at %d", cut), want, log)
 	}
 }

@@ -257,7 +257,28 @@ func readCheckpoint(path string) (*checkpoint, error) {
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&ck); err != nil {
 		return nil, fmt.Errorf("learn: checkpoint %s: %v: %w", path, err, ErrCheckpoint)
 	}
+	if err := ck.check(); err != nil {
+		return nil, fmt.Errorf("learn: checkpoint %s: %w", path, err)
+	}
 	return &ck, nil
+}
+
+// check returns an error wrapping ErrCheckpoint if ck cannot be a
+// checkpoint written by this package: another version, or a negative
+// count of iterations or frames.
+func (ck *checkpoint) check() error {
+	if ck.Version != 1 {
+		return fmt.Errorf("version %d, want 1: %w", ck.Version, ErrCheckpoint)
+	}
+	if ck.Iteration < 0 {
+		return fmt.Errorf("iteration %d: %w", ck.Iteration, ErrCheckpoint)
+	}
+	for k, t := range ck.Teams {
+		if t.Iter < 0 || t.Frames < 0 {
+			return fmt.Errorf("team %d at iteration %d with %d frames: %w", k, t.Iter, t.Frames, ErrCheckpoint)
+		}
+	}
+	return nil
 }
 
 // readLog returns the first n data rows of the log at path, checking the

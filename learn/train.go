@@ -111,6 +111,10 @@ func Train(spec RunSpec, opt Options) (*Result, error) {
 		}
 		res.Log = append(res.Log, row)
 	}
+	if ck != nil && (pair.het.iter != ck.Iteration || pair.hom.iter != ck.Iteration) {
+		return nil, fmt.Errorf("learn: checkpoint in %s covers %d iterations of the log but holds teams at iterations %d and %d: %w",
+			opt.Dir, ck.Iteration, pair.het.iter, pair.hom.iter, ErrCheckpoint)
+	}
 	res.ResumedAt = pair.het.iter
 	save := func() error {
 		return st.save(&checkpoint{Version: 1, Spec: mustJSON(pair.Spec()), Iteration: pair.het.iter,
@@ -223,15 +227,15 @@ func LoadPair(dir string) (*Pair, error) {
 
 // ReadLog reads the log.csv of the paired run in dir: every row written
 // so far, including rows after the last checkpoint. A last line cut short
-// (a process killed while writing it) is dropped.
+// (one without its newline: a process killed while writing it) is
+// dropped.
 func ReadLog(dir string) ([]PairStats, error) {
 	path := filepath.Join(dir, logFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	complete := strings.HasSuffix(string(data), "\n")
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	lines := logLines(data)
 	if lines[0] != strings.Join(pairHeader, ",") {
 		return nil, fmt.Errorf("learn: %s: header %q, want %q: %w", path, lines[0], strings.Join(pairHeader, ","), ErrCheckpoint)
 	}
@@ -242,12 +246,24 @@ func ReadLog(dir string) ([]PairStats, error) {
 			err = fmt.Errorf("learn: row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
 		}
 		if err != nil {
-			if k == len(lines)-2 && !complete {
-				break
-			}
 			return nil, fmt.Errorf("learn: %s, line %d: %v", path, k+2, err)
 		}
 		log = append(log, row)
 	}
 	return log, nil
+}
+
+// logLines returns the lines of a log file, the header first, without a
+// last line that does not end in a newline: the rows are written whole,
+// so such a line is one cut short by a process killed while writing it,
+// even if what is left of it parses.
+func logLines(data []byte) []string {
+	lines := strings.SplitAfter(string(data), "\n")
+	if last := lines[len(lines)-1]; !strings.HasSuffix(last, "\n") && len(lines) > 1 {
+		lines = lines[:len(lines)-1]
+	}
+	for k, l := range lines {
+		lines[k] = strings.TrimSuffix(l, "\n")
+	}
+	return lines
 }

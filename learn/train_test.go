@@ -1,6 +1,8 @@
 package learn
 
 import (
+	"bytes"
+	"encoding/gob"
 	"errors"
 	"io/fs"
 	"math"
@@ -363,6 +365,22 @@ func TestReadLog(t *testing.T) {
 	if _, err := ReadLog(t.TempDir()); err == nil {
 		t.Error("ReadLog of an empty directory: no error")
 	}
+	// A last line cut short is dropped, whether or not what is left parses.
+	path := filepath.Join(dir, logFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lastRow := strings.LastIndex(strings.TrimSuffix(string(data), "\n"), "\n") + 1
+	for _, cut := range []int{len(data) - 1, len(data) - 3, lastRow + 3} {
+		if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		log, err := ReadLog(dir)
+		if err != nil || len(log) != 2 || sameRows(res.Log[:2], log) != "" {
+			t.Errorf("log cut at byte %d of %d: %d rows, %v; want the first 2", cut, len(data), len(log), err)
+		}
+	}
 }
 
 // TestTrainCheckpointErrors refuses runs whose settings differ from the
@@ -411,6 +429,10 @@ func TestTrainCheckpointErrors(t *testing.T) {
 		{"bad row", func(dir string) {
 			os.WriteFile(filepath.Join(dir, logFile), []byte(strings.Join(pairHeader, ",")+"\n1,2,3\n4,5\n"), 0o644)
 		}},
+		{"negative iteration", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Iteration = -1 })},
+		{"teams behind the log", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Teams[1].Iter-- })},
+		{"negative frames", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Teams[0].Frames = -5 })},
+		{"other version", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Version = 2 })},
 	} {
 		d := t.TempDir()
 		mustTrain(t, spec, Options{Dir: d})
@@ -615,5 +637,29 @@ func TestLoadPair(t *testing.T) {
 	}
 	if _, err := LoadPair(dir); !errors.Is(err, ErrCheckpoint) {
 		t.Errorf("corrupt checkpoint: %v, want ErrCheckpoint", err)
+	}
+}
+
+// rewriteCheckpoint returns a corruption that decodes the checkpoint of a
+// run directory, changes it with edit and writes it back.
+func rewriteCheckpoint(t *testing.T, edit func(*checkpoint)) func(dir string) {
+	return func(dir string) {
+		path := filepath.Join(dir, checkpointFile)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ck checkpoint
+		if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&ck); err != nil {
+			t.Fatal(err)
+		}
+		edit(&ck)
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(&ck); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
