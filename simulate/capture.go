@@ -71,7 +71,10 @@ type CaptureConfig struct {
 // Spawn: agents at x in [-1.2, -1.0], y in [-1, 1], at least 0.15 apart;
 // goals at x = 1.1, y in [-1, 1], at least 0.8 apart (so at most 3 goals).
 // Positions are drawn by rejection sampling (200 draws per entity, 100
-// restarts); Reset fails with ErrConfig when that does not succeed.
+// restarts). Should that fail, as it does now and then for 20 agents or
+// more, they go to distinct random nodes of the square lattice of spacing
+// 0.15 (or 0.8) over the spawn area, which holds 28 agents and 3 goals;
+// NewCapture refuses more (goals beyond 3 need FixedGoals).
 //
 // Observation of agent i: its position (2), velocity (2), position minus
 // each goal's position (2M), and the range readings if the sensor is on.
@@ -169,9 +172,14 @@ func NewCapture(cfg CaptureConfig) (*Capture, error) {
 	c.rew, c.rewN = make([]float64, B), make([]float64, B)
 	c.done = make([]bool, B)
 	c.p, c.v, c.f, c.d = make([]float64, 2*N), make([]float64, 2*N), make([]float64, 2*N), make([]float64, N*M)
-	// Fail now, not at the first Reset, when the spawn rules cannot be met.
-	if err := c.spawn(0, 0); err != nil {
-		return nil, err
+	// Fail now, not at some Reset, when the spawn rules cannot be met.
+	if max := captureAgentArea.nodes(); N > max {
+		return nil, fmt.Errorf("simulate: capture: %d agents, at most %d fit %v apart in the spawn area: %w",
+			N, max, CaptureAgentGap, ErrConfig)
+	}
+	if max := captureGoalLine.nodes(); c.fixedGoals == nil && M > max {
+		return nil, fmt.Errorf("simulate: capture: %d goals, at most %d fit %v apart on their line (or give FixedGoals): %w",
+			M, max, CaptureGoalGap, ErrConfig)
 	}
 	return c, nil
 }
@@ -324,18 +332,42 @@ func (c *Capture) goalParam(name string) (j, axis int, ok bool) {
 
 func (c *Capture) elementBase() int { return c.base }
 
-// spawn places the agents and goals of batch element b.
+// spawnArea is a rectangle [x0,x1]x[y0,y1] (a segment when x0 = x1) in
+// which entities spawn at least gap apart.
+type spawnArea struct{ x0, x1, y0, y1, gap float64 }
+
+var (
+	captureAgentArea = spawnArea{-1.2, -1.0, -1, 1, CaptureAgentGap}
+	captureGoalLine  = spawnArea{0, 0, -1, 1, CaptureGoalGap} // at x = "goal.x"
+)
+
+// at returns the area moved to x (for the goals' line).
+func (a spawnArea) at(x float64) spawnArea { a.x0, a.x1 = x, x; return a }
+
+// nodes returns the number of nodes of the square lattice of spacing gap
+// laid over the area from its corner (x0, y0).
+func (a spawnArea) nodes() int {
+	cols, rows := a.lattice()
+	return cols * rows
+}
+
+func (a spawnArea) lattice() (cols, rows int) {
+	return 1 + int(math.Floor((a.x1-a.x0)/a.gap)), 1 + int(math.Floor((a.y1-a.y0)/a.gap))
+}
+
+// spawn places the agents and goals of batch element b. It cannot fail for
+// the numbers of agents and goals NewCapture accepts.
 func (c *Capture) spawn(seed int64, b int) error {
 	r := newRNG(seed, c.base+b, streamSpawn)
 	N, M := c.n, c.m
 	pos, goal := c.pos[b*N*2:(b+1)*N*2], c.goal[b*M*2:(b+1)*M*2]
-	if !placeApart(&r, pos, N, -1.2, -1.0, -1, 1, CaptureAgentGap) {
+	if !placeApart(&r, pos, N, captureAgentArea) {
 		return fmt.Errorf("simulate: capture: cannot place %d agents at least %v apart in [-1.2,-1]x[-1,1]: %w",
 			N, CaptureAgentGap, ErrConfig)
 	}
 	if c.fixedGoals != nil {
 		copy(goal, c.fixedGoals)
-	} else if !placeApart(&r, goal, M, c.goalX, c.goalX, -1, 1, CaptureGoalGap) {
+	} else if !placeApart(&r, goal, M, captureGoalLine.at(c.goalX)) {
 		return fmt.Errorf("simulate: capture: cannot place %d goals at least %v apart on x = %v, y in [-1,1]: %w",
 			M, CaptureGoalGap, c.goalX, ErrConfig)
 	}
@@ -345,22 +377,50 @@ func (c *Capture) spawn(seed int64, b int) error {
 	return nil
 }
 
-// placeApart draws k points uniformly in [x0,x1]x[y0,y1], pairwise at least
-// gap apart, by rejection sampling with restarts.
-func placeApart(r *rng, out []float64, k int, x0, x1, y0, y1, gap float64) bool {
+// placeApart draws k points uniformly in the area, pairwise at least its
+// gap apart, by rejection sampling with restarts. If that fails, as it can
+// for a crowded spawn, it falls back to placeOnLattice, and reports false
+// only if that fails too (more points than lattice nodes).
+func placeApart(r *rng, out []float64, k int, a spawnArea) bool {
+	return sampleApart(r, out, k, a) || placeOnLattice(r, out, k, a)
+}
+
+// placeOnLattice puts the k points on distinct nodes, drawn at random, of
+// the area's lattice (see spawnArea.nodes), or reports false if it has
+// fewer than k nodes.
+func placeOnLattice(r *rng, out []float64, k int, a spawnArea) bool {
+	cols, rows := a.lattice()
+	if cols*rows < k {
+		return false
+	}
+	nodes := make([]int, cols*rows)
+	for i := range nodes {
+		nodes[i] = i
+	}
+	for e := 0; e < k; e++ { // the first k steps of a Fisher-Yates shuffle
+		j := e + int(r.float64()*float64(len(nodes)-e))
+		nodes[e], nodes[j] = nodes[j], nodes[e]
+		out[2*e] = a.x0 + a.gap*float64(nodes[e]%cols)
+		out[2*e+1] = a.y0 + a.gap*float64(nodes[e]/cols)
+	}
+	return true
+}
+
+// sampleApart is placeApart's rejection sampling.
+func sampleApart(r *rng, out []float64, k int, a spawnArea) bool {
 	for attempt := 0; attempt < captureRestarts; attempt++ {
 		ok := true
 		for e := 0; e < k && ok; e++ {
 			ok = false
 			for try := 0; try < captureMaxTries; try++ {
-				x, y := x0, r.uniform(y0, y1)
-				if x1 > x0 {
-					x = r.uniform(x0, x1)
+				x, y := a.x0, r.uniform(a.y0, a.y1)
+				if a.x1 > a.x0 {
+					x = r.uniform(a.x0, a.x1)
 				}
 				far := true
 				for o := 0; o < e; o++ {
 					dx, dy := x-out[2*o], y-out[2*o+1]
-					if dx*dx+dy*dy < gap*gap {
+					if dx*dx+dy*dy < a.gap*a.gap {
 						far = false
 						break
 					}

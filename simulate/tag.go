@@ -399,7 +399,7 @@ func (g *Tag) spawn(seed int64, b int) error {
 	r := newRNG(seed, g.base+b, streamSpawn)
 	E, O := g.ne, g.o
 	obst := g.obst[b*O*2 : (b+1)*O*2]
-	if !placeApart(&r, obst, O, -TagObstacleSpan, TagObstacleSpan, -TagObstacleSpan, TagObstacleSpan, TagObstacleGap) {
+	if !placeApart(&r, obst, O, spawnArea{-TagObstacleSpan, TagObstacleSpan, -TagObstacleSpan, TagObstacleSpan, TagObstacleGap}) {
 		return fmt.Errorf("simulate: tag: cannot place %d obstacles at least %v apart in [-%v,%v]^2: %w",
 			O, TagObstacleGap, TagObstacleSpan, TagObstacleSpan, ErrConfig)
 	}
