@@ -138,7 +138,24 @@ func (a *app) runCommand(c *command, args []string) int {
 		}
 		return a.fail(c, &usageError{err.Error()})
 	}
-	return a.fail(c, runner(a, fs))
+	err := runner(a, fs)
+	if errors.Is(err, flag.ErrHelp) { // -h after an operand (parseAfterOperand)
+		a.printCommandHelp(a.stdout, c)
+		return exitOK
+	}
+	return a.fail(c, err)
+}
+
+// parseAfterOperand parses the flags that follow a command's operand, as
+// in "reproduce matrix2 -seeds 9": it returns flag.ErrHelp for -h, which
+// runCommand answers with the command's help, and a usage error for a bad
+// flag.
+func parseAfterOperand(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return usagef("%v", err)
 }
 
 // fail prints err, if any, and returns the exit code for it.

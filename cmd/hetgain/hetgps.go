@@ -62,7 +62,7 @@ A progress line (runs done, iteration, frames per second, θ, the gain)
 goes to standard error: in place on a terminal, a line every 5 seconds
 otherwise.`,
 	examples: []example{
-		{"hetgain hetgps -env matrix -U 'softmax(0)' -T 'softmax(0)' -iterations 400 -seeds 3 -dir runs/hetgps", "the paper's Figure 5a in the matrix game: τ_T rises, τ_U falls"},
+		{"hetgain hetgps -env matrix -U 'softmax(0)' -T 'softmax(0)' -grad-deterministic -iterations 400 -seeds 3 -dir runs/hetgps", "the paper's Figure 5a in the matrix game: τ_T rises, τ_U falls"},
 		{"hetgain hetgps -U 'powersum(1)' -T 'powersum(1)' -bounds T.t=0.3:6,U.t=0.3:6 -dir runs/ps", "power-sum, bounded as in the paper"},
 		{"hetgain hetgps -U 'softmax(-5)' -T 'softmax(5)' -descent -dir runs/down", "minimise the gain"},
 		{"hetgain hetgps -env capture -envs 16 -iterations 400 -dir runs/capture", ""},
@@ -181,7 +181,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		for _, name := range splitTop(*params, ',') {
 			v, err := start.Get(name)
 			if err != nil {
-				return usagef("-params: %s has no parameter %q (it has %s)", env.value, name, strings.Join(start.Names, ", "))
+				return usagef("-params: %s has no parameter %q (it has %s)", env.value, name, paramNames(start.Names))
 			}
 			p := learn.ThetaParam{Name: name, Init: v}
 			if b, ok := bd[name]; ok {
@@ -398,8 +398,8 @@ func runHetGPSReproducer(j *reproduceJob) error {
 		args = args[1:]
 	}
 	for {
-		if err := fs.Parse(args); err != nil {
-			return usagef("%v", err)
+		if err := parseAfterOperand(fs, args); err != nil {
+			return err
 		}
 		if fs.NArg() == 0 {
 			break
@@ -416,18 +416,18 @@ func runHetGPSReproducer(j *reproduceJob) error {
 	return runHetGPSReproduction(&job, rest)
 }
 
-// runHetGPSReproduction runs "hetgain reproduce hetgps [NAME]": the
-// preset HetGPS experiments of package reproduce (all of them by
-// default), each in DIR/<name> (default results/hetgps/<name>).
+// runHetGPSReproduction runs "hetgain reproduce hetgps NAME": a preset
+// HetGPS experiment of package reproduce, or all of them for "all", each
+// in DIR/<name> (default results/hetgps/<name>).
 func runHetGPSReproduction(j *reproduceJob, args []string) error {
-	which := "all"
 	switch len(args) {
 	case 0:
+		return usagef("which HetGPS experiment? want one of %s", hetgpsReproductions())
 	case 1:
-		which = strings.ToLower(args[0])
 	default:
 		return usagef("hetgps takes one experiment (%s), got %q", hetgpsReproductions(), args)
 	}
+	which := strings.ToLower(args[0])
 	names := reproduce.HetGPSNames
 	if which != "all" {
 		if _, err := reproduce.HetGPSLookup(which); err != nil {

@@ -229,7 +229,7 @@ func TestReproduceHetGPS(t *testing.T) {
 	}
 	// All four, flags before the name, into DIR/<name>.
 	dir = filepath.Join(t.TempDir(), "all")
-	code, out, errOut = runArgs("reproduce", "hetgps", "-dir", dir, "-seeds", "1", "-iterations", "2", "-quiet")
+	code, out, errOut = runArgs("reproduce", "hetgps", "-dir", dir, "-seeds", "1", "-iterations", "2", "-quiet", "all")
 	if code != exitOK || errOut != "" {
 		t.Fatalf("all: exit %d, stderr %q", code, errOut)
 	}

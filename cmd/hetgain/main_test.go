@@ -75,6 +75,13 @@ func TestCommandHelp(t *testing.T) {
 			}
 		}
 	}
+	// -h after an operand, as after the command.
+	_, reproduceHelp, _ := runArgs("help", "reproduce")
+	for _, args := range [][]string{{"reproduce", "matrix2", "-h"}, {"reproduce", "hetgps", "softmax", "--help"}, {"reproduce", "tag", "-seeds", "2", "-help"}} {
+		if code, out, errOut := runArgs(args...); code != exitOK || out != reproduceHelp || errOut != "" {
+			t.Errorf("%v: exit %d, stderr %q, output differs from 'help reproduce'", args, code, errOut)
+		}
+	}
 	for _, args := range [][]string{{"help", "football"}, {"help", "gains", "sweep"}} {
 		if code, _, errOut := runArgs(args...); code != exitUsage || errOut == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
@@ -135,6 +142,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"reproduce", "matrix", "-seeds", "-1"}, "-seeds -1"},
 		{[]string{"reproduce", "matrix", "-bogus"}, "-bogus"},
 		{[]string{"reproduce", "matrix", "capture"}, `unexpected argument "capture"`},
+		{[]string{"reproduce", "hetgps"}, "which HetGPS experiment? want one of softmax|powersum|adverse|descent|all"},
+		{[]string{"reproduce", "hetgps", "-seeds", "2"}, "which HetGPS experiment?"},
+		{[]string{"reproduce", "hetgps", "softmax", "-bogus"}, "-bogus"},
+		{[]string{"hetgps", "-dir", dir, "-U", "min", "-T", "max"}, `no parameter "T.t" (it has none: with -U and -T such as min and max`},
 	} {
 		code, out, errOut := runArgs(c.args...)
 		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {

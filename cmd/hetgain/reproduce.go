@@ -29,7 +29,7 @@ var reproducers = []reproducer{
 	{"capture", "Multi-goal-capture, N = M = 2", runExperiment},
 	{"tag", "2v2 Tag", runExperiment},
 	{"tag-large", "2v2 Tag with large batches (16,000 frames per iteration), gains on the capture reward alone; about 6 hours", runExperiment},
-	{"hetgps", "HetGPS, the paper's Figure 5: hetgps [softmax|powersum|adverse|descent|all]", runHetGPSReproducer},
+	{"hetgps", "HetGPS, the paper's Figure 5: hetgps softmax|powersum|adverse|descent|all", runHetGPSReproducer},
 }
 
 func findReproducer(name string) *reproducer {
@@ -144,8 +144,8 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return usagef("which experiment? want one of %s", reproducerNames())
 		}
 		name := fs.Arg(0)
-		if err := fs.Parse(fs.Args()[1:]); err != nil { // flags after the name
-			return usagef("%v", err)
+		if err := parseAfterOperand(fs, fs.Args()[1:]); err != nil { // flags after the name
+			return err
 		}
 		if err := noArgs(fs); err != nil && name != "hetgps" { // hetgps takes an experiment name too
 			return err

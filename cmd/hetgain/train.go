@@ -73,8 +73,9 @@ teams are still trained, as a pair (twice the time of one team), and
 gains.csv has both.
 
 Ctrl-C (SIGINT) or SIGTERM stops training after the running iteration,
-keeps a checkpoint, exits with status 130 and prints the command that
-resumes: the same command again. It continues each seed from its
+keeps a checkpoint, writes gains.csv and the curves of the seeds finished
+(if any), exits with status 130 and prints the command that resumes: the
+same command again. It continues each seed from its
 checkpoint (finished seeds are read back, not retrained), with the same
 numbers as an uninterrupted run. A larger -iterations extends finished
 runs; other settings need another -dir.
@@ -302,9 +303,18 @@ func parseTaskParams(s string, env learn.EnvSpec) (*simulate.Params, error) {
 	}
 	if err := e.SetParams(*p); err != nil {
 		return nil, fmt.Errorf("%v (the parameters of %s: %s)", strings.TrimPrefix(err.Error(), "simulate: "),
-			env.Name, strings.Join(e.Params().Names, ", "))
+			env.Name, paramNames(e.Params().Names))
 	}
 	return p, nil
+}
+
+// paramNames lists an environment's parameter names for a message, or
+// says it has none and what gives the reward some.
+func paramNames(names []string) string {
+	if len(names) == 0 {
+		return "none: with -U and -T such as min and max the reward has no parameter; softmax(0) or powersum(1) has one"
+	}
+	return strings.Join(names, ", ")
 }
 
 // scoreTask plays the final policies of a seed's pair with j.task set;
@@ -349,6 +359,11 @@ func (j *trainJob) run() error {
 		switch {
 		case errors.Is(err, learn.ErrStopped):
 			prog.finish()
+			if len(logs) > 0 { // the table and figure of the seeds finished
+				if err := j.writeResults(logs, tasks); err != nil {
+					return err
+				}
+			}
 			fmt.Fprintf(j.stderr, "hetgain train: interrupted: %s stopped after iteration %d of %d, its checkpoint kept in %s; %d of %d seeds finished.\nResume with the same command:\n  %s\n",
 				run, len(res.Log), j.spec.Iterations, opt.Dir, k-1, j.seeds, j.resumeCommand("train"))
 			return errInterrupted
@@ -382,6 +397,12 @@ func (j *trainJob) run() error {
 		}
 	}
 	prog.finish()
+	return j.writeResults(logs, tasks)
+}
+
+// writeResults writes DIR/gains.csv and the curves of the seeds in logs
+// and prints the report.
+func (j *trainJob) writeResults(logs [][]learn.PairStats, tasks []taskScore) error {
 	if err := j.writeCSV(logs, tasks); err != nil {
 		return err
 	}
@@ -462,7 +483,7 @@ func closedForm(env learn.EnvSpec) float64 {
 func (j *trainJob) report(logs [][]learn.PairStats, tasks []taskScore) error {
 	var b strings.Builder
 	frames := logs[0][len(logs[0])-1].Frames
-	fmt.Fprintf(&b, "%s: %d seed(s) x %d iterations, %d frames per team per run\n", j.spec.Env, j.seeds, j.spec.Iterations, frames)
+	fmt.Fprintf(&b, "%s: %d seed(s) x %d iterations, %d frames per team per run\n", j.spec.Env, len(logs), j.spec.Iterations, frames)
 	cols := j.reportColumns(logs, tasks)
 	fmt.Fprintf(&b, "%-6s", "seed")
 	for _, c := range cols {
