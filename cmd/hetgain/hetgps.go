@@ -242,10 +242,7 @@ func hetgpsExpectation(spec learn.HetGPSSpec) string {
 // plot, if not empty, is where the figure of the (single) setting goes.
 func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot string, quiet bool, command string) error {
 	prog := newProgress(a.stderr, a.now, a.terminal, command)
-	hp := &hetgpsProgress{p: prog, started: a.now(), done: map[string]int{}}
-	for _, s := range e.Settings {
-		hp.total += e.Seeds * s.Spec.Run.Iterations
-	}
+	hp := newHetGPSProgress(prog, e)
 	opt := reproduce.HetGPSOptions{Dir: dir, Jobs: jobs, Stop: func() bool { return a.ctx.Err() != nil }}
 	if !quiet {
 		opt.Progress = hp.update
@@ -327,24 +324,65 @@ func hetgpsDedupe(s []string) []string {
 	return out
 }
 
-// hetgpsProgress is the progress line of HetGPS runs.
+// hetgpsProgress is the progress line of HetGPS runs. Its time left is
+// summed over the settings, each at its own seconds per iteration (a
+// Multi-goal-capture iteration takes several times a matrix game's), or at
+// the mean over all settings for one not trained yet.
 type hetgpsProgress struct {
 	p          *progress
 	started    time.Time
+	last       time.Time // of the previous update
 	done       map[string]int
 	total, sum int
-	trained    int
+	left       map[string]int     // iterations left, by setting
+	trained    map[string]int     // iterations trained by this process, by setting
+	spent      map[string]float64 // seconds spent training them
+}
+
+func newHetGPSProgress(p *progress, e reproduce.HetGPSExperiment) *hetgpsProgress {
+	start := p.now()
+	h := &hetgpsProgress{p: p, started: start, last: start, done: map[string]int{},
+		left: map[string]int{}, trained: map[string]int{}, spent: map[string]float64{}}
+	for _, s := range e.Settings {
+		h.total += e.Seeds * s.Spec.Run.Iterations
+		h.left[s.Label] += e.Seeds * s.Spec.Run.Iterations
+	}
+	return h
+}
+
+// eta returns the time left, or false before any iteration was trained.
+func (h *hetgpsProgress) eta() (time.Duration, bool) {
+	trained, spent := 0, 0.0
+	for s, n := range h.trained {
+		trained, spent = trained+n, spent+h.spent[s]
+	}
+	if trained == 0 {
+		return 0, false
+	}
+	left := 0.0
+	for s, n := range h.left {
+		perIter := spent / float64(trained)
+		if h.trained[s] > 0 {
+			perIter = h.spent[s] / float64(h.trained[s])
+		}
+		left += float64(n) * perIter
+	}
+	return time.Duration(left * float64(time.Second)), true
 }
 
 func (h *hetgpsProgress) update(r reproduce.HetGPSProgress) {
 	now := h.p.now()
+	setting, _, _ := strings.Cut(r.Run, "/") // Run is "<setting>/seed<k>"
 	if prev := h.done[r.Run]; r.Iteration > prev {
 		h.sum += r.Iteration - prev
 		h.done[r.Run] = r.Iteration
+		h.left[setting] -= r.Iteration - prev
 		if r.FPS > 0 {
-			h.trained++
+			h.trained[setting] += r.Iteration - prev
+			h.spent[setting] += now.Sub(h.last).Seconds()
 		}
 	}
+	h.last = now
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d/%d runs done; %s iteration %d/%d", h.p.label, r.Done, r.Total, r.Run, r.Iteration, r.Iterations)
 	if r.FPS > 0 {
@@ -358,13 +396,10 @@ func (h *hetgpsProgress) update(r reproduce.HetGPSProgress) {
 	if !math.IsNaN(r.Gain) {
 		fmt.Fprintf(&b, ", ΔR %.3g", r.Gain)
 	}
-	elapsed := now.Sub(h.started)
-	switch {
-	case h.sum >= h.total:
-		b.WriteString("; took " + roundDuration(elapsed))
-	case h.trained > 0 && elapsed > 0:
-		rate := float64(h.trained) / elapsed.Seconds()
-		b.WriteString("; ETA " + roundDuration(time.Duration(float64(h.total-h.sum)/rate*float64(time.Second))))
+	if h.sum >= h.total {
+		b.WriteString("; took " + roundDuration(now.Sub(h.started)))
+	} else if eta, ok := h.eta(); ok {
+		b.WriteString("; ETA " + roundDuration(eta))
 	}
 	h.p.show(now, b.String(), r.Done >= r.Total)
 }

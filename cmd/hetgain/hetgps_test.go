@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -238,5 +239,42 @@ func TestReproduceHetGPS(t *testing.T) {
 		if !strings.Contains(out, "HetGPS "+name) {
 			t.Errorf("no summary of %s", name)
 		}
+	}
+}
+
+// TestHetGPSProgressETA checks that the time left counts each setting at
+// its own seconds per iteration: a matrix game's iterations at 1 s, a
+// Multi-goal-capture's at 4 s.
+func TestHetGPSProgressETA(t *testing.T) {
+	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	var buf bytes.Buffer
+	e := reproduce.HetGPSExperiment{Seeds: 3, Settings: []reproduce.HetGPSSetting{
+		{Label: "matrix2", Spec: learn.HetGPSSpec{Run: learn.RunSpec{Iterations: 10}}},
+		{Label: "capture", Spec: learn.HetGPSSpec{Run: learn.RunSpec{Iterations: 10}}},
+	}}
+	h := newHetGPSProgress(newProgress(&buf, clock, true, "reproduce"), e)
+	step := func(run string, iteration int, seconds float64) string {
+		now = now.Add(time.Duration(seconds * float64(time.Second)))
+		buf.Reset()
+		h.p.last = time.Time{} // print every line
+		h.update(reproduce.HetGPSProgress{Run: run, Total: 6, Iteration: iteration, Iterations: 10, FPS: 100, Gain: math.NaN()})
+		return buf.String()
+	}
+	var line string
+	for it := 1; it <= 10; it++ {
+		line = step("matrix2/seed1", it, 1)
+	}
+	// 20 matrix iterations at 1 s, 30 capture ones at the mean, 1 s.
+	if !strings.Contains(line, "ETA 50s") {
+		t.Errorf("after the first matrix seed: %q, want ETA 50s", line)
+	}
+	for it := 1; it <= 5; it++ {
+		line = step("capture/seed1", it, 4)
+	}
+	// 20 matrix iterations at 1 s and 25 capture ones at 4 s (the mean
+	// over all, 2 s an iteration, would say 1m30s).
+	if !strings.Contains(line, "ETA 2m0s") {
+		t.Errorf("after 5 capture iterations: %q, want ETA 2m0s", line)
 	}
 }
