@@ -134,7 +134,7 @@ func NewCapture(cfg CaptureConfig) (*Capture, error) {
 		return nil, fmt.Errorf("simulate: capture with batch %d, %d agents, %d goals, episode length %d, %d rays (need all >= 1): %w",
 			cfg.Batch, cfg.Agents, cfg.Goals, cfg.EpisodeLength, cfg.SensorRays, ErrConfig)
 	}
-	rc, err := copyReward(cfg.Reward, cfg.Goals)
+	rc, err := copyReward(cfg.Reward, cfg.Agents, cfg.Goals)
 	if err != nil {
 		return nil, err
 	}

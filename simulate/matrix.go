@@ -45,7 +45,7 @@ func NewMatrixGame(batch, agents, tasks int, discrete bool, r *aggregators.Rewar
 		return nil, fmt.Errorf("simulate: matrix game with batch %d, %d agents, %d tasks (need all >= 1): %w",
 			batch, agents, tasks, ErrConfig)
 	}
-	rc, err := copyReward(r, tasks)
+	rc, err := copyReward(r, agents, tasks)
 	if err != nil {
 		return nil, err
 	}

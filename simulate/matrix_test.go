@@ -223,8 +223,21 @@ func TestMatrixErrors(t *testing.T) {
 	if got := strings.Join(pt.Params().Names, ","); got != "T0.t" {
 		t.Errorf("per-task names %q", got)
 	}
-	// An outer operator that needs non-negative scores, fed negative ones.
-	neg, _ := NewMatrixGame(1, 2, 2, false, reward(t, "powersum(2)", "lse(-1)"))
+	// An outer operator that needs non-negative scores, fed negative ones:
+	// refused at construction, where every agent on one task leaves the
+	// other task's score ln(2)/(-1) < 0,
+	if _, err := NewMatrixGame(1, 2, 2, false, reward(t, "powersum(2)", "lse(-1)")); !errors.Is(err, ErrConfig) ||
+		!errors.Is(err, aggregators.ErrNegative) || !strings.Contains(err.Error(), "every agent on task 0") {
+		t.Errorf("powersum(2)∘lse(-1): %v, want ErrConfig and ErrNegative naming the probe", err)
+	}
+	// and at the step if a parameter takes it there later.
+	neg, err := NewMatrixGame(1, 2, 2, false, reward(t, "powersum(2)", "lse(1)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := neg.SetParams(Params{Names: []string{"T.t"}, Values: []float64{-1}}); err != nil {
+		t.Fatal(err)
+	}
 	_ = neg.Reset(0)
 	if err := neg.Step([]float64{0, 0, 0, 0}); !errors.Is(err, aggregators.ErrNegative) {
 		t.Errorf("negative score: %v", err)

@@ -206,7 +206,7 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 		return nil, fmt.Errorf("simulate: tag with batch %d, %d chasers, %d escapers, %d obstacles, episode length %d (need batch, chasers, escapers, length >= 1 and obstacles >= 0): %w",
 			cfg.Batch, cfg.Chasers, cfg.Escapers, cfg.Obstacles, cfg.EpisodeLength, ErrConfig)
 	}
-	rc, err := copyReward(cfg.Reward, cfg.Escapers)
+	rc, err := copyReward(cfg.Reward, cfg.Chasers, cfg.Escapers)
 	if err != nil {
 		return nil, err
 	}
