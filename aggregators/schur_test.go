@@ -35,8 +35,11 @@ func TestSchurClassTable(t *testing.T) {
 		{Softmax{T: 1}, 3, StrictlyConvex, true},
 		{Softmax{T: -1}, 6, StrictlyConcave, true},
 		{Softmax{T: 0.3}, 5, StrictlyConvex, true},
-		{Softmax{T: 1.0001}, 3, Unknown, true},
-		{Softmax{T: 1.2}, 3, Unknown, false},
+		{Softmax{T: 1.0001}, 3, StrictlyConvex, true},
+		{Softmax{T: 1.2}, 3, StrictlyConvex, false},
+		{Softmax{T: 2}, 3, StrictlyConvex, false},
+		{Softmax{T: -2}, 5, StrictlyConcave, false},
+		{Softmax{T: 2.0001}, 3, Unknown, false},
 		{Softmax{T: 1.2}, 2, StrictlyConvex, true},
 		{Softmax{T: -1.3}, 2, StrictlyConcave, false},
 		{Softmax{T: 2.3}, 3, Unknown, false},
@@ -120,7 +123,7 @@ func schurOperators() []Operator {
 	for _, t := range realParams {
 		ops = append(ops, Softmax{T: t}, PowerMean{T: t})
 	}
-	for _, t := range []float64{-0.7, 0.7, inf, -inf} {
+	for _, t := range []float64{-2, -1.6, -0.7, 0.7, 1.5, 2, inf, -inf} {
 		ops = append(ops, Softmax{T: t})
 	}
 	for _, t := range lseParams() {

@@ -14,13 +14,16 @@ import (
 // states strict Schur-convexity for every t > 0 (Schur-concavity for t < 0):
 //   - n = 2: strictly Schur-convex for t > 0, strictly Schur-concave for
 //     t < 0, as the table says.
-//   - n >= 3: strictly Schur-convex for 0 < t <= 1 and strictly
-//     Schur-concave for -1 <= t < 0, by the Schur-Ostrowski condition
-//     (∂_k f - ∂_l f has the sign of x_k - x_l when |t| <= 1 on the box).
-//     Neither for |t| > SoftmaxSchurLimit(n) (about 2.37 for n = 3): at
-//     t = 10, x = (1, 0.1, 0) majorizes y = (1, 0.05, 0.05) yet f(y) > f(x).
-//     In between, schur.Check finds no counterexample, but no proof is
-//     known; Schur reports Unknown there.
+//   - n >= 3: strictly Schur-convex for 0 < t <= 2 and strictly
+//     Schur-concave for -2 <= t < 0, by the Schur-Ostrowski condition:
+//     ∂_k f - ∂_l f = (φ(x_k) - φ(x_l))/Z with φ(u) = e^{tu}(1 + t(u - f)),
+//     and φ'(u) = t e^{tu}(2 + t(u - f)) has the sign of t wherever
+//     u - f > -1 (t > 0) or u - f < 1 (t < 0), which holds on the box for
+//     every coordinate u of x. Neither for |t| > SoftmaxSchurLimit(n)
+//     (about 2.37 for n = 3, falling to 2 as n grows): at t = 10,
+//     x = (1, 0.1, 0) majorizes y = (1, 0.05, 0.05) yet f(y) > f(x). For
+//     2 < |t| <= SoftmaxSchurLimit(n), schur.Check finds no
+//     counterexample, but no proof is known; Schur reports Unknown there.
 //
 // Softmax is strictly increasing on the box only for
 // |t| <= SoftmaxMonotoneLimit(n) (about 1.28 for n = 2): its partial
@@ -100,7 +103,7 @@ func (op Softmax) Schur(n int) SchurClass {
 		return Min{}.Schur(n)
 	case n >= 3 && math.Abs(t) > SoftmaxSchurLimit(n):
 		return Neither
-	case n >= 3 && math.Abs(t) > 1:
+	case n >= 3 && math.Abs(t) > 2:
 		return Unknown
 	case t > 0:
 		return StrictlyConvex

@@ -85,13 +85,16 @@ func limitOf(t, mean float64) extreme {
 //
 // The paper's table (Figure 2, derived for N, M >= 2 in the appendix
 // "Deriving the {min, mean, max} heterogeneity gains") agrees with these
-// formulas where N >= M. It differs in three cells:
+// formulas where N >= M and M >= 2. It differs in four cells:
 //   - continuous U = min, T = max: the paper's ΔR = (M−1)/M holds for
 //     N >= M only; in general ΔR = 1/ceil(M/N) − 1/M.
 //   - continuous U = mean, T = max: the paper's (M−1)/M holds for N >= M
 //     only; in general ΔR = (min(N,M) − 1)/M, as in the discrete case.
 //   - discrete U = min, T = mean: the paper's ΔR = floor(N/M)/N is wrong
 //     for M = 1, where both optima are 1 and ΔR = 0.
+//   - discrete U = min, T = max: the paper's ΔR = 1{N >= M} is wrong for
+//     M = 1, where a homogeneous team also covers the one task and ΔR = 0
+//     (the paper's derivation assumes M > 1 for the homogeneous team).
 //
 // HetAlloc and HomRow attain Het and Hom. HomRow is (1, 0, ..., 0) for
 // U = max and for discrete allocations, and the uniform row (1/M, ..., 1/M)

@@ -88,8 +88,9 @@ const homTolerance = 1e-9
 //
 // The range of T's scores is [T(0,...,0), T(1,...,1)] ([0,1] for
 // softmax). U's StrictlyIncreasing is certified on [0,1]^M; for softmax U,
-// which is strictly increasing on a box of width w only when |τ|·w <= 1,
-// Predict checks the actual range.
+// which is strictly increasing on a box of width w if |τ|·w <= 1 (and on
+// [0,1]^M up to aggregators.SoftmaxMonotoneLimit), Predict checks the
+// actual range.
 //
 // The theorems concern continuous allocations: with discrete allocations
 // ΔR can be positive where Predict says Zero (see ClosedForm).

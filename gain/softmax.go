@@ -45,8 +45,9 @@ type Bound struct {
 // Schur-concavity of softmax for t <= 0 (case (i), through Theorem 3.2) and
 // from U being Schur-concave for τ <= 0 and Schur-convex for τ > 0 (for
 // (H)). On [0,1]^N those classes hold for N = 2 at every temperature but
-// for N >= 3 only when |t| <= 1 (see aggregators.Softmax): for N >= 3 and
-// |t| > 1 or |τ| > 1 the paper's proof does not apply. Case (i) and (H) for
+// for N >= 3 only when |t| <= 2 (proved; see aggregators.Softmax), and not
+// beyond aggregators.SoftmaxSchurLimit(N): for N >= 3 and |t| > 2 or
+// |τ| > 2 the paper's proof does not apply. Case (i) and (H) for
 // τ <= 0 nevertheless follow for every N from Chebyshev's sum inequality (a
 // softmax-weighted mean with temperature <= 0 is at most the arithmetic
 // mean, so every score vector a heterogeneous team reaches is also reached
