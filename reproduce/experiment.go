@@ -391,10 +391,16 @@ func (e Experiment) check() error {
 		}
 		seen[v.Label] = true
 	}
+	seenOps := map[string]bool{}
 	for _, op := range e.Ops {
 		if strings.ContainsAny(op, `/\`) || strings.TrimSpace(op) == "" {
 			return bad("operator %q", op)
 		}
+		key := strings.ToLower(strings.TrimSpace(op))
+		if seenOps[key] { // its cells would be made, and counted, twice
+			return bad("operator %q given twice", op)
+		}
+		seenOps[key] = true
 	}
 	if err := e.checkPairs(); err != nil {
 		return bad("%v", err)

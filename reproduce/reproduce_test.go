@@ -571,6 +571,8 @@ func TestLookupAndCheck(t *testing.T) {
 		func(e *Experiment) { e.Variants[0].Label = "a/b" },
 		func(e *Experiment) { e.Variants[1].Label = e.Variants[0].Label },
 		func(e *Experiment) { e.Ops = []string{"softplus"} },
+		func(e *Experiment) { e.Ops = []string{"min", "max", "max"} }, // max∘max counted twice
+		func(e *Experiment) { e.Ops = []string{"min", "MIN"} },
 		func(e *Experiment) { e.Team.LR = -1 },
 		func(e *Experiment) { e.PositiveThreshold = math.NaN() },
 		func(e *Experiment) { e.PositiveThreshold = -0.1 },
