@@ -540,11 +540,11 @@ func loadHetGPSRun(c hetgpsCell) (*HetGPSRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := learn.CheckHetGPSDir(c.dir, c.spec); err != nil { // finished or not
+		return nil, fmt.Errorf("reproduce: run %s: %w", c.name, err)
+	}
 	if len(log) < c.spec.Run.Iterations {
 		return nil, nil
-	}
-	if err := learn.CheckHetGPSDir(c.dir, c.spec); err != nil {
-		return nil, fmt.Errorf("reproduce: run %s: %w", c.name, err)
 	}
 	run := newHetGPSRun(c, log, names)
 	return &run, nil

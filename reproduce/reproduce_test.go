@@ -825,3 +825,27 @@ func positiveAsPaper(t *testing.T, name string, df dataframe.DataFrame) {
 func cellName(df dataframe.DataFrame, i int) string {
 	return df.Col("Variant").Elem(i).String() + " " + df.Col("U").Elem(i).String() + "-" + df.Col("T").Elem(i).String()
 }
+
+// TestLoadOtherExperiment checks that loading another experiment's runs is
+// an error, also where they are shorter than the experiment asks (and
+// would otherwise count as unfinished and be skipped).
+func TestLoadOtherExperiment(t *testing.T) {
+	stored := filepath.Join("..", "testdata", "reproductions")
+	// tag-large's 300-iteration runs under Tag's 1000-iteration preset.
+	res, err := Load(Tag(), filepath.Join(stored, "tag-large"))
+	if !errors.Is(err, learn.ErrCheckpoint) {
+		t.Errorf("Tag() from tag-large's runs: %v cells, error %v; want ErrCheckpoint", res, err)
+	}
+	// The softmax preset's capture runs under the descent preset, whose
+	// runs are longer by the warm-up.
+	descent, err := HetGPSLookup("descent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if descent, err = descent.Only("capture"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadHetGPS(descent, filepath.Join(stored, "hetgps-softmax")); !errors.Is(err, learn.ErrCheckpoint) {
+		t.Errorf("descent from the softmax preset's runs: %v; want ErrCheckpoint", err)
+	}
+}

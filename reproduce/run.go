@@ -245,11 +245,11 @@ func loadCell(e Experiment, c cellSpec) (*Cell, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSpec(c); err != nil { // finished or not: another experiment's run is an error
+		return nil, err
+	}
 	if len(log) < c.spec.Iterations {
 		return nil, nil
-	}
-	if err := checkSpec(c); err != nil {
-		return nil, err
 	}
 	cell := newCell(c, log, c.spec.Iterations)
 	if e.TaskEval.on() {
