@@ -432,13 +432,16 @@ func (e Experiment) checkPairs() error {
 	return nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
+func contains(list []string, s string) bool { return indexOf(list, s) >= 0 }
+
+// indexOf returns the index of the first s in list, or -1.
+func indexOf(list []string, s string) int {
+	for k, x := range list {
 		if x == s {
-			return true
+			return k
 		}
 	}
-	return false
+	return -1
 }
 
 func safeName(s string) bool {

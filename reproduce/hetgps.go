@@ -553,7 +553,7 @@ func loadHetGPSRun(c hetgpsCell) (*HetGPSRun, error) {
 // hetgpsSeries returns, per iteration, the values of f over the runs of
 // a setting: the mean and standard deviation over runs at the iterations
 // where every run has a finite value.
-func (r *HetGPSResults) hetgpsSeries(setting string, f func(learn.HetGPSStats) float64) (x, m, s []float64) {
+func (r *HetGPSResults) hetgpsSeries(setting string, f func(HetGPSRun, learn.HetGPSStats) float64) (x, m, s []float64) {
 	var runs []HetGPSRun
 	for _, run := range r.Runs {
 		if run.Setting == setting {
@@ -573,7 +573,7 @@ func (r *HetGPSResults) hetgpsSeries(setting string, f func(learn.HetGPSStats) f
 	for it := 0; it < n; it++ {
 		ok := true
 		for k, run := range runs {
-			vals[k] = f(run.Log[it])
+			vals[k] = f(run, run.Log[it])
 			ok = ok && !math.IsNaN(vals[k]) && !math.IsInf(vals[k], 0)
 		}
 		if !ok {
@@ -585,8 +585,8 @@ func (r *HetGPSResults) hetgpsSeries(setting string, f func(learn.HetGPSStats) f
 	return x, m, s
 }
 
-// hetgpsMeanStd returns the mean and the sample standard deviation (0 for
-// one value).
+// hetgpsMeanStd returns the mean and the sample standard deviation (NaN
+// for one value, as the tables' GainStd).
 func hetgpsMeanStd(v []float64) (float64, float64) {
 	m := 0.0
 	for _, x := range v {
@@ -594,7 +594,7 @@ func hetgpsMeanStd(v []float64) (float64, float64) {
 	}
 	m /= float64(len(v))
 	if len(v) < 2 {
-		return m, 0
+		return m, math.NaN()
 	}
 	s := 0.0
 	for _, x := range v {
@@ -607,29 +607,49 @@ func hetgpsMeanStd(v []float64) (float64, float64) {
 type hetgpsQuantity struct {
 	column, title string
 	param         string // the parameter's name, "" for the gain
-	f             func(learn.HetGPSStats) float64
+	f             func(run HetGPSRun, s learn.HetGPSStats) float64
 }
 
+// quantities returns the searched parameters, by name in the order the
+// settings list them, then the gain.
 func (r *HetGPSResults) quantities() []hetgpsQuantity {
 	var q []hetgpsQuantity
-	for j, name := range []string{"T.t", "U.t"} {
-		j := j
-		q = append(q, hetgpsQuantity{"theta_" + name, "τ of " + name[:1] + " (" + name + ")", name,
-			func(s learn.HetGPSStats) float64 {
-				if j < len(s.Theta) {
-					return s.Theta[j]
-				}
-				return math.NaN()
-			}})
+	seen := map[string]bool{}
+	for _, set := range r.Experiment.Settings {
+		for _, p := range set.Spec.Params {
+			if seen[p.Name] {
+				continue
+			}
+			seen[p.Name] = true
+			name := p.Name
+			title := name
+			if op := strings.TrimSuffix(name, ".t"); op != name {
+				title = "τ of " + op + " (" + name + ")"
+			}
+			q = append(q, hetgpsQuantity{"theta_" + name, title, name,
+				func(run HetGPSRun, s learn.HetGPSStats) float64 { return run.theta(s, name) }})
+		}
 	}
-	q = append(q, hetgpsQuantity{"gain", "gain ΔR (het − hom)", "", func(s learn.HetGPSStats) float64 { return s.GradGain }})
+	q = append(q, hetgpsQuantity{"gain", "gain ΔR (het − hom)", "",
+		func(_ HetGPSRun, s learn.HetGPSStats) float64 { return s.GradGain }})
 	return q
 }
 
-// Trajectories returns one row per setting and iteration: θ (T.t, U.t)
-// and the gain measured with the gradient, each as the mean and standard
-// deviation over seeds (columns theta_T.t_mean, theta_T.t_std,
-// theta_U.t_mean, ..., gain_mean, gain_std), and the number of seeds.
+// theta returns the parameter name of row s of the run, or NaN if the run
+// does not search it.
+func (r HetGPSRun) theta(s learn.HetGPSStats, name string) float64 {
+	if j := indexOf(r.Names, name); j >= 0 && j < len(s.Theta) {
+		return s.Theta[j]
+	}
+	return math.NaN()
+}
+
+// Trajectories returns one row per setting and iteration: θ (each searched
+// parameter, by name, in the order the settings list them: T.t, U.t for
+// the presets) and the gain measured with the gradient, each as the mean
+// and standard deviation over seeds (columns theta_T.t_mean,
+// theta_T.t_std, theta_U.t_mean, ..., gain_mean, gain_std; the standard
+// deviation is NaN for one seed), and the number of seeds.
 func (r *HetGPSResults) Trajectories() dataframe.DataFrame {
 	var setting []string
 	var iter, seeds []int
@@ -680,7 +700,8 @@ func (r *HetGPSResults) WriteCSV(path string) error {
 	return atomicfile.Write(path, func(w io.Writer) error { return tables.WriteCSV(w, r.Trajectories()) })
 }
 
-// Figure draws one setting: τ_T, τ_U and the gain against the iteration,
+// Figure draws one setting: each searched parameter (τ_T, τ_U for the
+// presets) and the gain against the iteration,
 // each the mean over seeds with a band of one standard deviation (clipped
 // to the bounds of a bounded parameter), the family's Schur boundary as the reference line of the τ panels and 0 in
 // the gain's. It panics if the experiment has no such setting.
@@ -697,12 +718,12 @@ func (r *HetGPSResults) Figure(setting string) *figures.Figure {
 		}
 	}
 	var panels []figures.Panel
-	for k, q := range r.quantities() {
+	for _, q := range r.quantities() {
 		pn := figures.Panel{Title: q.title}
 		switch {
-		case k == 2:
+		case q.param == "":
 			pn.Reference = []float64{0}
-		case !math.IsNaN(e.Boundary) && !math.IsInf(e.Boundary, 0):
+		case strings.HasSuffix(q.param, ".t") && !math.IsNaN(e.Boundary) && !math.IsInf(e.Boundary, 0):
 			pn.Reference = []float64{e.Boundary}
 		}
 		x, m, sd := r.hetgpsSeries(setting, q.f)
@@ -744,6 +765,15 @@ func hetgpsBand(x, mean, sd []float64, withStd bool, p learn.ThetaParam) figures
 		b.Hi = append(b.Hi, math.Min(hi, mean[k]+sd[k]))
 	}
 	return b
+}
+
+// paramNames returns the names of the parameters the setting searches.
+func (s HetGPSSetting) paramNames() []string {
+	var names []string
+	for _, p := range s.Spec.Params {
+		names = append(names, p.Name)
+	}
+	return names
 }
 
 // param returns the searched parameter of a name, or an unbounded one if
@@ -816,17 +846,20 @@ func gainWindows(log []learn.HetGPSStats) (start, end, peak float64) {
 	return start, end, peak
 }
 
-// Outcomes returns the outcome of every run, in the order of Runs.
+// Outcomes returns the outcome of every run that searched both T.t and
+// U.t (the verdict is about the two), in the order of Runs.
 func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
 	var out []HetGPSOutcome
 	for _, run := range r.Runs {
 		s, _ := r.Experiment.setting(run.Setting)
-		if len(run.Log) == 0 || len(run.Init) < 2 {
+		tj, uj := indexOf(run.Names, "T.t"), indexOf(run.Names, "U.t")
+		if len(run.Log) == 0 || tj < 0 || uj < 0 || len(run.Init) != len(run.Names) {
 			continue
 		}
 		o := HetGPSOutcome{Setting: run.Setting, Seed: run.Seed}
-		copy(o.ThetaStart[:], run.Init)
-		copy(o.ThetaEnd[:], run.Log[len(run.Log)-1].Theta)
+		last := run.Log[len(run.Log)-1]
+		o.ThetaStart = [2]float64{run.Init[tj], run.Init[uj]}
+		o.ThetaEnd = [2]float64{run.theta(last, "T.t"), run.theta(last, "U.t")}
 		o.GainStart, o.GainEnd, o.GainPeak = gainWindows(run.Log)
 		const dTheta, dGain = 0.1, hetgpsGainTolerance
 		o.TRose, o.TFell = o.ThetaEnd[0] > o.ThetaStart[0]+dTheta, o.ThetaEnd[0] < o.ThetaStart[0]-dTheta
@@ -889,8 +922,12 @@ func (r *HetGPSResults) Summary() string {
 		if s.Spec.WarmUp > 0 {
 			iters += fmt.Sprintf(" (the first %d a warm-up)", s.Spec.WarmUp)
 		}
-		fmt.Fprintf(&b, "%s (%s, %s, %s frames per team): %d of %d seeds as expected, %.0f s of training\n",
-			s.Label, s.Spec.Run.Env.String(), iters, formatCount(hetgpsFrames(r, s.Label)), good, n, secs)
+		verdict := fmt.Sprintf("%d of %d seeds as expected", good, n)
+		if indexOf(s.paramNames(), "T.t") < 0 || indexOf(s.paramNames(), "U.t") < 0 {
+			verdict = fmt.Sprintf("no verdict (it needs both T.t and U.t searched, not %s)", strings.Join(s.paramNames(), ", "))
+		}
+		fmt.Fprintf(&b, "%s (%s, %s, %s frames per team): %s, %.0f s of training\n",
+			s.Label, s.Spec.Run.Env.String(), iters, formatCount(hetgpsFrames(r, s.Label)), verdict, secs)
 		b.WriteString(lines.String())
 	}
 	return b.String()

@@ -367,3 +367,40 @@ func TestDescentPlateau(t *testing.T) {
 		t.Errorf("R(uniform efforts) = %v, want 0.5", v)
 	}
 }
+
+// TestHetGPSParamsByName checks that the trajectories, the figure and the
+// summary find the searched parameters by name: a search of U.t alone
+// fills theta_U.t, not T.t's column, and has no verdict (it needs both);
+// with one seed the standard deviations are NaN, not 0.
+func TestHetGPSParamsByName(t *testing.T) {
+	e, err := hetgpsTiny(1, 3).Only("matrix2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Settings[0].Spec.Params = []learn.ThetaParam{{Name: "U.t", Init: 0}}
+	res, err := RunHetGPSExperiment(e, HetGPSOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := res.Trajectories()
+	if got, want := strings.Join(tr.Names(), ","), "setting,iteration,theta_U.t_mean,theta_U.t_std,gain_mean,gain_std,seeds"; got != want {
+		t.Fatalf("columns %s, want %s", got, want)
+	}
+	last := res.Runs[0].Log[len(res.Runs[0].Log)-1]
+	if u := tr.Col("theta_U.t_mean").Float(); u[len(u)-1] != last.Theta[0] {
+		t.Errorf("theta_U.t_mean ends at %v, the run's U.t at %v", u[len(u)-1], last.Theta[0])
+	}
+	for _, c := range []string{"theta_U.t_std", "gain_std"} {
+		for k, v := range tr.Col(c).Float() {
+			if !math.IsNaN(v) {
+				t.Fatalf("%s[%d] = %v with one seed, want NaN", c, k, v)
+			}
+		}
+	}
+	if len(res.Outcomes()) != 0 || !strings.Contains(res.Summary(), "no verdict (it needs both T.t and U.t searched, not U.t)") {
+		t.Errorf("a search of U.t alone: %d outcomes, summary\n%s", len(res.Outcomes()), res.Summary())
+	}
+	if png := res.Figure("matrix2").PNG(); len(png) == 0 {
+		t.Error("no figure")
+	}
+}
