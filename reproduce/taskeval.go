@@ -49,10 +49,20 @@ type taskEvalRecord struct {
 	Het, Hom  float64
 }
 
-// matches reports whether r is the result of t on c's final checkpoint.
-func (r taskEvalRecord) matches(t TaskEval, c cellSpec) bool {
-	return reflect.DeepEqual(r.Params, t.Params) && r.Episodes == t.Episodes &&
-		r.Seed == c.spec.Team.Seed && r.Iteration == c.spec.Iterations
+// mismatch returns "" if r is the result of t on c's final checkpoint, or
+// the first thing that differs.
+func (r taskEvalRecord) mismatch(t TaskEval, c cellSpec) string {
+	switch {
+	case !reflect.DeepEqual(r.Params, t.Params):
+		return fmt.Sprintf("it evaluated with %v, not %v", r.Params, t.Params)
+	case r.Episodes != t.Episodes:
+		return fmt.Sprintf("it evaluated on %d episodes, not %d", r.Episodes, t.Episodes)
+	case r.Seed != c.spec.Team.Seed:
+		return fmt.Sprintf("it evaluated seed %d, not %d", r.Seed, c.spec.Team.Seed)
+	case r.Iteration != c.spec.Iterations:
+		return fmt.Sprintf("it evaluated iteration %d, not %d", r.Iteration, c.spec.Iterations)
+	}
+	return ""
 }
 
 // evalTask returns the mean returns of pair's teams under t, for cell c.
@@ -64,7 +74,7 @@ func evalTask(t TaskEval, c cellSpec, pair *learn.Pair) (het, hom float64, err e
 	if pair.Het().Iteration() != c.spec.Iterations {
 		return math.NaN(), math.NaN(), nil
 	}
-	if rec, ok := readTaskEval(t, c); ok {
+	if rec, err := readTaskEval(t, c); err == nil {
 		return rec.Het, rec.Hom, nil
 	}
 	seed := c.spec.Team.Seed
@@ -88,35 +98,47 @@ func writeTaskEval(dir string, rec taskEvalRecord) (het, hom float64, err error)
 	return rec.Het, rec.Hom, err
 }
 
-// readTaskEval returns the result of t kept in c's directory, if there is
-// one for the same settings and iteration.
-func readTaskEval(t TaskEval, c cellSpec) (taskEvalRecord, bool) {
+// readTaskEval returns the result of t kept in c's directory, or an error
+// saying why there is none for the same settings and iteration: no file
+// (wrapping fs.ErrNotExist), an unreadable one, or one of another
+// evaluation.
+func readTaskEval(t TaskEval, c cellSpec) (taskEvalRecord, error) {
 	if c.dir == "" {
-		return taskEvalRecord{}, false
+		return taskEvalRecord{}, fs.ErrNotExist
 	}
-	data, err := os.ReadFile(filepath.Join(c.dir, taskEvalFile))
+	path := filepath.Join(c.dir, taskEvalFile)
+	data, err := os.ReadFile(path)
 	if err != nil {
-		return taskEvalRecord{}, false
+		return taskEvalRecord{}, err
 	}
 	var rec taskEvalRecord
-	if json.Unmarshal(data, &rec) != nil || !rec.matches(t, c) {
-		return taskEvalRecord{}, false
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return taskEvalRecord{}, fmt.Errorf("%s: %v", path, err)
 	}
-	return rec, true
+	if why := rec.mismatch(t, c); why != "" {
+		return taskEvalRecord{}, fmt.Errorf("%s: %s", path, why)
+	}
+	return rec, nil
 }
 
 // loadTaskEval returns the result of t for the finished cell c without
 // training: the one kept in its directory, else an evaluation of its
-// checkpoint (not kept). Without either, both are NaN.
+// checkpoint (not kept). Without either, both are NaN; a kept result of
+// another evaluation (or an unreadable one) without a checkpoint to
+// evaluate again is an error.
 func loadTaskEval(t TaskEval, c cellSpec) (het, hom float64, err error) {
-	if rec, ok := readTaskEval(t, c); ok {
+	rec, kept := readTaskEval(t, c)
+	if kept == nil {
 		return rec.Het, rec.Hom, nil
 	}
 	pair, err := learn.LoadPair(c.dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && errors.Is(kept, fs.ErrNotExist):
 		return math.NaN(), math.NaN(), nil
-	}
-	if err != nil {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, 0, fmt.Errorf("reproduce: cell %s: no task evaluation for these settings (%v) and no checkpoint to evaluate: %w",
+			c.name, kept, learn.ErrCheckpoint)
+	case err != nil:
 		return 0, 0, fmt.Errorf("reproduce: cell %s: %w", c.name, err)
 	}
 	c.dir = "" // Load keeps nothing

@@ -1,6 +1,7 @@
 package reproduce
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -90,9 +91,9 @@ func TestTaskEval(t *testing.T) {
 	}
 
 	// A kept result is used as it is: tampering with it shows.
-	rec, ok := readTaskEval(e.TaskEval, e.cells(dir)[1])
-	if !ok {
-		t.Fatal("no kept result")
+	rec, err := readTaskEval(e.TaskEval, e.cells(dir)[1])
+	if err != nil {
+		t.Fatalf("no kept result: %v", err)
 	}
 	rec.Het = 1234
 	if _, _, err := writeTaskEval(cellDir, rec); err != nil {
@@ -119,6 +120,20 @@ func TestTaskEval(t *testing.T) {
 	l, err := Load(e, dir)
 	if err != nil || !math.IsNaN(l.Cells[1].TaskHet) || !math.IsNaN(l.Table().Col("Gain").Elem(1).Float()) {
 		t.Errorf("Load without checkpoint: %v, het %v, want NaN", err, l.Cells[1].TaskHet)
+	}
+	// A kept result of another evaluation, or an unreadable one, and no
+	// checkpoint to evaluate again: an error saying why, not NaN.
+	if _, _, err := writeTaskEval(cellDir, rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(other, dir); !errors.Is(err, learn.ErrCheckpoint) || !strings.Contains(err.Error(), "on 16 episodes, not 8") {
+		t.Errorf("Load with 8 episodes, a result on 16 kept, no checkpoint: %v, want ErrCheckpoint naming the episodes", err)
+	}
+	if err := os.WriteFile(filepath.Join(cellDir, taskEvalFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(e, dir); !errors.Is(err, learn.ErrCheckpoint) || !strings.Contains(err.Error(), taskEvalFile) {
+		t.Errorf("Load with an unreadable %s, no checkpoint: %v, want ErrCheckpoint naming it", taskEvalFile, err)
 	}
 }
 
