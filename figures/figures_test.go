@@ -90,12 +90,38 @@ func TestCellEdges(t *testing.T) {
 	}
 }
 
+// TestBlankHeatMap draws a grid of NaN values only (a sweep interrupted
+// before its first cell): a blank map, not a panic.
+func TestBlankHeatMap(t *testing.T) {
+	nan := math.NaN()
+	f := HeatMap("", "", "", "", Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{nan, nan}, {nan, nan}}})
+	if len(f.PNG()) == 0 {
+		t.Error("no picture")
+	}
+}
+
 func TestMalformedInputPanics(t *testing.T) {
 	cases := map[string]func(){
 		"series":  func() { Lines("", "", "", Series{X: []float64{1, 2}, Y: []float64{1}}) },
 		"grid":    func() { HeatMap("", "", "", "", Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{1, 2}}}) },
 		"tiny":    func() { HeatMap("", "", "", "", Grid{X: []float64{0}, Y: []float64{0}, Z: [][]float64{{1}}}) },
 		"classes": func() { SchurStrips("", "", ClassRow{Name: "r", Params: []float64{1}}) },
+		// These hung (NaN axes, NaN reference) or panicked inside gonum.
+		"NaN x": func() {
+			HeatMap("", "", "", "", Grid{X: []float64{0, math.NaN()}, Y: []float64{0, 1}, Z: [][]float64{{1, 2}, {3, 4}}})
+		},
+		"Inf y": func() {
+			HeatMap("", "", "", "", Grid{X: []float64{0, 1}, Y: []float64{0, math.Inf(1)}, Z: [][]float64{{1, 2}, {3, 4}}})
+		},
+		"Inf z": func() {
+			HeatMap("", "", "", "", Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{1, math.Inf(1)}, {3, 4}}})
+		},
+		"NaN ref": func() {
+			Intervals("", "", []string{"a"}, []float64{math.NaN()}, IntervalSeries{Points: []Interval{{1, 0, 2}}})
+		},
+		"-Inf ref": func() {
+			Intervals("", "", []string{"a"}, []float64{math.Inf(-1)}, IntervalSeries{Points: []Interval{{1, 0, 2}}})
+		},
 	}
 	for name, f := range cases {
 		func() {

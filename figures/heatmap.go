@@ -35,6 +35,21 @@ func (g Grid) check() {
 		if len(row) != len(g.X) {
 			panic(fmt.Sprintf("figures: grid row %d has %d values for %d x values", r, len(row), len(g.X)))
 		}
+		for c, v := range row {
+			if math.IsInf(v, 0) {
+				panic(fmt.Sprintf("figures: grid value at x[%d], y[%d] is %v (NaN is drawn blank, ±Inf cannot be)", c, r, v))
+			}
+		}
+	}
+	for _, axis := range []struct {
+		name string
+		v    []float64
+	}{{"x", g.X}, {"y", g.Y}} {
+		for k, v := range axis.v {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				panic(fmt.Sprintf("figures: grid %s[%d] = %v, want a finite number", axis.name, k, v))
+			}
+		}
 	}
 }
 
@@ -47,15 +62,19 @@ func (g Grid) zRange() (lo, hi float64) {
 			}
 		}
 	}
-	if lo == hi || math.IsInf(lo, 0) {
+	switch {
+	case math.IsInf(lo, 0): // every value NaN: a blank map
+		return 0, 1
+	case lo == hi:
 		return lo - 0.5, lo + 0.5
 	}
 	return lo, hi
 }
 
 // HeatMap returns a heat map of the grid with a colour bar labelled
-// zLabel, on a diverging blue-red (Moreland) scale. It panics if the grid
-// is malformed.
+// zLabel, on a diverging blue-red (Moreland) scale. NaN values are left
+// blank. It panics if the grid is malformed: rows of other lengths than X,
+// an x or y that is not finite, or a value of ±Inf.
 func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	g.check()
 	lo, hi := g.zRange()

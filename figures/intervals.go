@@ -35,8 +35,8 @@ const intervalSpread = 0.2
 // categories along x; in each, every series' point and bar side by side,
 // one colour and marker per series, named in a legend; and a reference
 // line across the chart at each of refs (such as 0, or a threshold). It panics
-// if a series has not one interval per category, or an interval whose
-// finite ends do not enclose its value.
+// if a series has not one interval per category, an interval whose finite
+// ends do not enclose its value, or a reference that is not finite.
 func Intervals(title, yLabel string, categories []string, refs []float64, series ...IntervalSeries) *Figure {
 	return newFigure(intervalsPlot(title, yLabel, categories, refs, series), nil, 0)
 }
@@ -50,6 +50,11 @@ func intervalsPlot(title, yLabel string, categories []string, refs []float64, se
 	n := len(categories)
 	p.NominalX(categories...)
 	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
+	for _, r := range refs {
+		if math.IsNaN(r) || math.IsInf(r, 0) {
+			panic(fmt.Sprintf("figures: reference line at %v, want a finite number", r))
+		}
+	}
 	if len(refs) > 0 {
 		p.Add(referenceLines(refs))
 	}

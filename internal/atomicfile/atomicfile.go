@@ -31,11 +31,13 @@ func Write(path string, write func(io.Writer) error) error {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return err
 }
 
 // WriteBytes is Write of data.

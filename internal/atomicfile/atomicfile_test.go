@@ -40,6 +40,18 @@ func TestWrite(t *testing.T) {
 	if err := WriteBytes(filepath.Join(dir, "missing", "f.txt"), nil); err == nil {
 		t.Error("write into a missing directory: no error")
 	}
+	// A rename that fails (over a directory that is not empty) leaves no
+	// temporary file either.
+	sub := filepath.Join(dir, "sub")
+	if err := os.MkdirAll(filepath.Join(sub, "inside"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBytes(sub, []byte("x")); err == nil {
+		t.Error("write over a directory: no error")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("%d entries after a failed rename, want 2 (f.txt and sub)", len(entries))
+	}
 }
 
 // TestWriteMode checks the permissions of the files Write leaves: 0644
