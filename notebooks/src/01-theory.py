@@ -132,7 +132,7 @@ Reading the strips:
 
 - **Power-sum** and **power-mean** switch from Schur-concave to Schur-convex at $t = 1$, where they are the sum and the mean. Power-mean for $t \le 0$ is Schur-concave but not strictly so on the box: with two zero coordinates it is 0 whatever the others do.
 - **Log-sum-exp** is strictly Schur-concave for $t < 0$ and strictly Schur-convex for $t > 0$.
-- **Softmax** is where the paper's table is too generous. For $n \ge 3$ the softmax-weighted mean is strictly Schur-convex for $0 < t \le 1$ (a short Schur–Ostrowski argument), and it is *neither* Schur-convex nor Schur-concave beyond a threshold $t^*(n)$, the root of $(t-2)e^{t} = 4/(n-2)$: $t^*(3) \approx 2.373$, $t^*(4) \approx 2.218$ (`aggregators.SoftmaxSchurLimit`). There the Schur–Ostrowski condition fails where two coordinates tie near 0 and the others are 1. By the symmetry $f_{-t}(x) = 1 - f_t(1-x)$ the same holds for $t < -t^*$. Between 1 and $t^*$ the declared class is "unknown": the checker finds no counterexample there, but that is evidence, not proof. For $n = 2$ the table holds for every $t$.
+- **Softmax** is where the paper's table is too generous. For $n \ge 3$ the softmax-weighted mean is strictly Schur-convex for $0 < t \le 2$ (a short Schur–Ostrowski argument: $\partial_k f - \partial_l f = (\varphi(x_k) - \varphi(x_l))/Z$ with $\varphi(u) = e^{tu}(1 + t(u - f))$, and $\varphi'(u) = t e^{tu}(2 + t(u - f)) > 0$ on the box because $u - f > -1$), and it is *neither* Schur-convex nor Schur-concave beyond a threshold $t^*(n)$, the root of $(t-2)e^{t} = 4/(n-2)$: $t^*(3) \approx 2.373$, $t^*(4) \approx 2.218$ (`aggregators.SoftmaxSchurLimit`). There the Schur–Ostrowski condition fails where two coordinates tie near 0 and the others are 1. By the symmetry $f_{-t}(x) = 1 - f_t(1-x)$ the same holds for $t < -t^*$. Between 2 and $t^*$ the declared class is "unknown": the checker finds no counterexample there, but that is evidence, not proof. For $n = 2$ the table holds for every $t$.
 - The only disagreements are at $t = \pm 2.375$, a hair past $t^*(3) \approx 2.3729$: the analysis proves a violation there, but it is smaller than the checker's tolerance (about $10^{-10}$ of the function's scale), so the randomised search cannot see it. From $|t| \approx 2.39$ on, the checker finds it every time.
 
 A counterexample at $t = 3$:
@@ -233,7 +233,7 @@ figures.HeatMap("Theorem 3.4 lower bound on ΔR, N = M = 2", "t (inner T)", "τ 
 ## Summary
 
 - Majorization is checked exactly and comes with a constructive chain of T-transforms.
-- The Schur classes of the paper's families hold on the box, with one exception the checker finds: softmax for $n \ge 3$ and $|t| > t^*(n) \approx 2.2$–$2.4$ is neither Schur-convex nor Schur-concave.
+- The Schur classes of the paper's families hold on the box, with one exception the checker finds: softmax for $n \ge 3$ and $|t| > t^*(n)$ is neither Schur-convex nor Schur-concave ($t^*(n)$ falls from 2.373 at $n = 3$ towards 2 as $n$ grows).
 - The closed-form gains reproduce the paper's Figure 2 where its assumptions hold, and extend it to $N < M$.
 """),
 ]

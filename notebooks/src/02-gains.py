@@ -118,7 +118,7 @@ Why they look this way:
 
 - **$U$ = softmax(−5), $T$ = softmax(5)**: $T$ rewards a column with one large effort, $U$ rewards tasks scoring alike. The heterogeneous optimum is a permutation matrix, one specialist per task. A homogeneous team spreads evenly, $c = (1/3, 1/3, 1/3)$, and each task only scores $1/3$.
 - **softmax(5) for both**: $U$ now rewards one outstanding task, so the homogeneous team puts everything on one task. The heterogeneous team does slightly better by sending one agent to a second task: a softmax-weighted mean at $\tau = 5$ still gives the second score weight, and that score, from a one-hot column under $T$ = softmax(5), is almost 1. The gain is tiny: 0.0016.
-- **$U$ = softmax(5), $T$ = softmax(−5)**: $T$ is Schur-concave and punishes unequal columns, so both teams do the same thing and $\Delta R = 0$ (Theorem 3.2).
+- **$U$ = softmax(5), $T$ = softmax(−5)**: $\Delta R = 0$, but not by Theorem 3.2: at $N = 3$, $|t| = 5$ is past $t^*(3) \approx 2.37$, so $T$ is neither Schur-convex nor Schur-concave on $[0,1]^3$, and not monotone either. A softmax mean with $t \le 0$ is at most the column's mean (Chebyshev's sum inequality), so a homogeneous team reaches every score vector a heterogeneous one does (Theorem 3.4 (i), which holds for every $N$).
 - **Power sums (τ = 0.5, t = 3)**: a convex $T$ and a concave $U$, the case of Corollary F.1. Specialists again, and here the homogeneous optimum is the trivial one: every agent on one task, $R_\mathrm{hom} = \sqrt{3}$.
 - **min∘max**: the closed form's allocation, one agent fully on each task; a homogeneous team can only reach $1/M$ on every task.
 """),
