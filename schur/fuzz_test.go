@@ -160,3 +160,30 @@ func FuzzTTransformPath(f *testing.F) {
 		checkPath(t, x, y, path, 1e-12*math.Max(1, scale))
 	})
 }
+
+// FuzzTTransformPathOffGrid is FuzzTTransformPath for vectors off Sample's
+// binary grid, where rounding can leave a coordinate a few units in the
+// last place past its target: y is x after random T-transforms with
+// random λ.
+func FuzzTTransformPathOffGrid(f *testing.F) {
+	f.Add(int64(1), uint8(4), uint8(3))
+	f.Add(int64(2), uint8(9), uint8(12))
+	f.Fuzz(func(t *testing.T, seed int64, size, steps uint8) {
+		rnd := rand.New(rand.NewSource(seed))
+		n := 2 + int(size)%15
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rnd.Float64()
+		}
+		y := append([]float64(nil), x...)
+		for s := 0; s <= int(steps)%(2*n); s++ {
+			RandomTTransform(rnd, n).Apply(y, y)
+		}
+		tol := 1e-13 * float64(n)
+		path, err := TTransformPath(x, y, tol)
+		if err != nil {
+			t.Fatalf("TTransformPath(%v, %v, %g): %v", x, y, tol, err)
+		}
+		checkPath(t, x, y, path, 2*tol)
+	})
+}
