@@ -382,28 +382,62 @@ func (c *Capture) spawn(seed int64, b int) error {
 // for a crowded spawn, it falls back to placeOnLattice, and reports false
 // only if that fails too (more points than lattice nodes).
 func placeApart(r *rng, out []float64, k int, a spawnArea) bool {
-	return sampleApart(r, out, k, a) || placeOnLattice(r, out, k, a)
+	return sampleApart(r, out, k, a) || placeOnLattice(r, out, k, a, nil, 0)
 }
 
 // placeOnLattice puts the k points on distinct nodes, drawn at random, of
-// the area's lattice (see spawnArea.nodes), or reports false if it has
-// fewer than k nodes.
-func placeOnLattice(r *rng, out []float64, k int, a spawnArea) bool {
+// the area's lattice (see spawnArea.nodes) that are at least clear from
+// every point of avoid, or reports false if there are fewer than k such
+// nodes.
+func placeOnLattice(r *rng, out []float64, k int, a spawnArea, avoid []float64, clear float64) bool {
 	cols, rows := a.lattice()
-	if cols*rows < k {
+	var free [][2]float64
+	for node := 0; node < cols*rows; node++ {
+		x, y := a.x0+a.gap*float64(node%cols), a.y0+a.gap*float64(node/cols)
+		far := true
+		for o := 0; 2*o < len(avoid) && far; o++ {
+			dx, dy := x-avoid[2*o], y-avoid[2*o+1]
+			far = dx*dx+dy*dy >= clear*clear
+		}
+		if far {
+			free = append(free, [2]float64{x, y})
+		}
+	}
+	if len(free) < k {
 		return false
 	}
-	nodes := make([]int, cols*rows)
-	for i := range nodes {
-		nodes[i] = i
-	}
 	for e := 0; e < k; e++ { // the first k steps of a Fisher-Yates shuffle
-		j := e + int(r.float64()*float64(len(nodes)-e))
-		nodes[e], nodes[j] = nodes[j], nodes[e]
-		out[2*e] = a.x0 + a.gap*float64(nodes[e]%cols)
-		out[2*e+1] = a.y0 + a.gap*float64(nodes[e]/cols)
+		j := e + int(r.float64()*float64(len(free)-e))
+		free[e], free[j] = free[j], free[e]
+		out[2*e], out[2*e+1] = free[e][0], free[e][1]
 	}
 	return true
+}
+
+// blockedNodes returns the most nodes of a square lattice of spacing gap
+// that can lie closer than clear to one point, found by moving the point
+// over a 100 x 100 grid of one lattice cell: a count of nodes in an open
+// disc keeps its value on an open set of centres, so the grid finds the
+// largest.
+func blockedNodes(gap, clear float64) int {
+	r := clear / gap // in units of the spacing
+	reach := int(math.Ceil(r)) + 1
+	most := 0
+	for a := 0; a < 100; a++ {
+		for b := 0; b < 100; b++ {
+			cx, cy := float64(a)/100, float64(b)/100
+			n := 0
+			for i := -reach; i <= reach; i++ {
+				for j := -reach; j <= reach; j++ {
+					if dx, dy := float64(i)-cx, float64(j)-cy; dx*dx+dy*dy < r*r {
+						n++
+					}
+				}
+			}
+			most = max(most, n)
+		}
+	}
+	return most
 }
 
 // sampleApart is placeApart's rejection sampling.

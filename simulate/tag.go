@@ -124,7 +124,12 @@ type TagConfig struct {
 // then the N chasers and the M escapers uniform in [-0.9, 0.9]^2, pairwise
 // at least 0.25 apart and at least 0.45 from every obstacle centre, at
 // rest. Positions are drawn by rejection sampling (200 draws per entity,
-// 100 restarts); NewTag fails with ErrConfig when that does not succeed.
+// 100 restarts). Should that fail, as it does for crowded fields, they go
+// to distinct random nodes of the square lattice of spacing 0.6 (obstacles)
+// or 0.25 (agents, the nodes 0.45 clear of the obstacles) over the spawn
+// area. NewTag refuses more than these lattices are sure to hold: 9
+// obstacles, and 64 − 12·O chasers and escapers with O obstacles (40 with
+// the default 2; an obstacle blocks at most 12 of the 64 nodes).
 //
 // Observation of chaser i (ObsDim 4 + 4M + 2(N-1) + 2O): its position (2)
 // and velocity (2), then the positions relative to it (other minus own) of
@@ -227,9 +232,10 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	g.done = make([]bool, B)
 	g.p, g.v, g.f = make([]float64, 2*E), make([]float64, 2*E), make([]float64, 2*E)
 	g.pushed = make([]bool, E)
-	// Fail now, not at the first Reset, when the spawn rules cannot be met.
-	if err := g.spawn(0, 0); err != nil {
-		return nil, err
+	// Fail now, not at some Reset, when the spawn rules cannot be met.
+	if maxO, maxE := tagCapacity(O); O > maxO || E > maxE {
+		return nil, fmt.Errorf("simulate: tag: %d obstacles and %d chasers and escapers; at most %d obstacles fit, and %d chasers and escapers with %d obstacles: %w",
+			O, E, maxO, maxE, O, ErrConfig)
 	}
 	return g, nil
 }
@@ -394,17 +400,32 @@ func (g *Tag) speed(e int) float64 {
 	return g.escSpeed
 }
 
-// spawn places the obstacles and agents of batch element b.
+var (
+	tagObstacleArea = spawnArea{-TagObstacleSpan, TagObstacleSpan, -TagObstacleSpan, TagObstacleSpan, TagObstacleGap}
+	tagAgentArea    = spawnArea{-TagSpawnSpan, TagSpawnSpan, -TagSpawnSpan, TagSpawnSpan, TagAgentGap}
+)
+
+// tagCapacity returns the most obstacles, and the most chasers and
+// escapers with obstacles obstacles, that Tag's spawn is sure to place:
+// the nodes of their lattices, less for the agents those that obstacles
+// can block.
+func tagCapacity(obstacles int) (maxObstacles, maxAgents int) {
+	return tagObstacleArea.nodes(), tagAgentArea.nodes() - obstacles*blockedNodes(TagAgentGap, TagSpawnClearance)
+}
+
+// spawn places the obstacles and agents of batch element b. It cannot fail
+// for the numbers NewTag accepts.
 func (g *Tag) spawn(seed int64, b int) error {
 	r := newRNG(seed, g.base+b, streamSpawn)
 	E, O := g.ne, g.o
 	obst := g.obst[b*O*2 : (b+1)*O*2]
-	if !placeApart(&r, obst, O, spawnArea{-TagObstacleSpan, TagObstacleSpan, -TagObstacleSpan, TagObstacleSpan, TagObstacleGap}) {
+	if !placeApart(&r, obst, O, tagObstacleArea) {
 		return fmt.Errorf("simulate: tag: cannot place %d obstacles at least %v apart in [-%v,%v]^2: %w",
 			O, TagObstacleGap, TagObstacleSpan, TagObstacleSpan, ErrConfig)
 	}
 	pos := g.pos[b*E*2 : (b+1)*E*2]
-	if !placeClear(&r, pos, E, TagSpawnSpan, TagAgentGap, obst, TagSpawnClearance) {
+	if !placeClear(&r, pos, E, TagSpawnSpan, TagAgentGap, obst, TagSpawnClearance) &&
+		!placeOnLattice(&r, pos, E, tagAgentArea, obst, TagSpawnClearance) {
 		return fmt.Errorf("simulate: tag: cannot place %d agents at least %v apart in [-%v,%v]^2 and %v from %d obstacles: %w",
 			E, TagAgentGap, TagSpawnSpan, TagSpawnSpan, TagSpawnClearance, O, ErrConfig)
 	}

@@ -79,6 +79,11 @@ func TestTagSpawn(t *testing.T) {
 		{Batch: 100, Chasers: 8, Escapers: 3},
 		{Batch: 50, Chasers: 3, Escapers: 2, Obstacles: 4},
 		{Batch: 50, NoObstacles: true},
+		// The most the lattices hold: rejection sampling fails (16 + 16 failed
+		// at every Reset of a batch of 64 before the lattice) and the lattice
+		// places them.
+		{Batch: 20, Chasers: 20, Escapers: 20},
+		{Batch: 10, Chasers: 8, Escapers: 8, Obstacles: 4}, // 64 − 4·12
 	} {
 		g := newTag(t, cfg)
 		N, M, O := g.Agents(), g.Tasks(), g.Obstacles()
@@ -139,6 +144,15 @@ func TestTagSpawn(t *testing.T) {
 	}
 	if _, err := NewTag(TagConfig{Batch: 1, Obstacles: 12, Reward: reward(t, "min", "max")}); !errors.Is(err, ErrConfig) {
 		t.Errorf("12 obstacles 0.6 apart: %v, want ErrConfig", err)
+	}
+	if _, err := NewTag(TagConfig{Batch: 1, Chasers: 21, Escapers: 20, Reward: reward(t, "min", "max")}); !errors.Is(err, ErrConfig) ||
+		!strings.Contains(err.Error(), "40 chasers and escapers with 2 obstacles") {
+		t.Errorf("41 chasers and escapers with 2 obstacles: %v, want ErrConfig naming the 40 that fit", err)
+	}
+	// An obstacle blocks at most 12 nodes of the agents' lattice, checked
+	// by brute force over centres on a finer grid than blockedNodes uses.
+	if got := blockedNodes(TagAgentGap, TagSpawnClearance); got != 12 {
+		t.Errorf("blockedNodes = %d, want 12", got)
 	}
 }
 
