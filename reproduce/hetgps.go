@@ -174,7 +174,7 @@ func hetgpsCapture(u, t string, params []learn.ThetaParam) HetGPSSetting {
 //     learned specialists' allocations while T was Schur-convex can stay
 //     with them after T turns Schur-concave, where an agent that spreads
 //     its effort alone gains little (TestDescentPlateau; in the matrix
-//     game 2 of 18 seeds ended at −0.45, see the README's section
+//     game 3 of 36 seeds ended at −0.45, see the README's section
 //     "Reproductions").
 //
 // Each runs 3 seeds, with Adam at learning rate 0.05 on θ and the
