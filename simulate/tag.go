@@ -433,39 +433,6 @@ func (g *Tag) spawn(seed int64, b int) error {
 	return nil
 }
 
-// placeClear draws k points uniformly in [-span, span]^2, pairwise at least
-// gap apart and at least clear from every point of avoid, by rejection
-// sampling with restarts (as placeApart).
-func placeClear(r *rng, out []float64, k int, span, gap float64, avoid []float64, clear float64) bool {
-	for attempt := 0; attempt < captureRestarts; attempt++ {
-		ok := true
-		for e := 0; e < k && ok; e++ {
-			ok = false
-			for try := 0; try < captureMaxTries; try++ {
-				x, y := r.uniform(-span, span), r.uniform(-span, span)
-				far := true
-				for o := 0; o < e && far; o++ {
-					dx, dy := x-out[2*o], y-out[2*o+1]
-					far = dx*dx+dy*dy >= gap*gap
-				}
-				for o := 0; 2*o < len(avoid) && far; o++ {
-					dx, dy := x-avoid[2*o], y-avoid[2*o+1]
-					far = dx*dx+dy*dy >= clear*clear
-				}
-				if far {
-					out[2*e], out[2*e+1] = x, y
-					ok = true
-					break
-				}
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
 // Reset spawns every batch element from seed.
 func (g *Tag) Reset(seed int64) error {
 	for b := 0; b < g.b; b++ {
