@@ -196,9 +196,12 @@ func canonicalEnvs(spec map[string]interface{}) {
 	if run, ok := spec["Run"].(map[string]interface{}); ok {
 		canonicalEnvs(run)
 	}
-	raw, err := json.Marshal(spec["Env"])
+	decoded, ok := spec["Env"]
+	if !ok {
+		return
+	}
 	var env EnvSpec
-	if _, ok := spec["Env"]; !ok || err != nil || json.Unmarshal(raw, &env) != nil {
+	if raw, err := json.Marshal(decoded); err != nil || json.Unmarshal(raw, &env) != nil {
 		return
 	}
 	var canonical interface{}
