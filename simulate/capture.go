@@ -135,9 +135,14 @@ func NewCapture(cfg CaptureConfig) (*Capture, error) {
 		return nil, fmt.Errorf("simulate: capture with batch %d, %d agents, %d goals, episode length %d, %d rays (need all >= 1): %w",
 			cfg.Batch, cfg.Agents, cfg.Goals, cfg.EpisodeLength, cfg.SensorRays, ErrConfig)
 	}
-	rc, err := copyReward(cfg.Reward, cfg.Agents, cfg.Goals)
+	rc, err := copyReward(cfg.Reward, cfg.Goals)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Goals <= 2 { // with more goals an effort is at most 1/(M−1)
+		if err := probeReward(rc, cfg.Agents, cfg.Goals); err != nil {
+			return nil, err
+		}
 	}
 	c := &Capture{cfg: cfg, b: cfg.Batch, n: cfg.Agents, m: cfg.Goals, length: cfg.EpisodeLength, reward: rc}
 	c.cfg.Reward = nil

@@ -45,8 +45,11 @@ func NewMatrixGame(batch, agents, tasks int, discrete bool, r *aggregators.Rewar
 		return nil, fmt.Errorf("simulate: matrix game with batch %d, %d agents, %d tasks (need all >= 1): %w",
 			batch, agents, tasks, ErrConfig)
 	}
-	rc, err := copyReward(r, agents, tasks)
+	rc, err := copyReward(r, tasks)
 	if err != nil {
+		return nil, err
+	}
+	if err := probeReward(rc, agents, tasks); err != nil {
 		return nil, err
 	}
 	g := &MatrixGame{batch: batch, n: agents, m: tasks, discrete: discrete, reward: rc}

@@ -230,6 +230,21 @@ func TestMatrixErrors(t *testing.T) {
 		!errors.Is(err, aggregators.ErrNegative) || !strings.Contains(err.Error(), "every agent on task 0") {
 		t.Errorf("powersum(2)∘lse(-1): %v, want ErrConfig and ErrNegative naming the probe", err)
 	}
+	// The probe does not apply Budget, which the environments do not
+	// apply either; and Multi-goal-capture with 3 goals, where an effort is
+	// at most 1/2, is not probed with all agents on one goal (there
+	// powersum(1500) of the scores (2, 0, 0) overflows; of reachable ones
+	// it does not).
+	small := &aggregators.Reward{Outer: aggregators.Min{}, Inner: []aggregators.Operator{aggregators.Max{}}, Budget: 0.5}
+	if _, err := NewMatrixGame(1, 2, 2, false, small); err != nil {
+		t.Errorf("budget 0.5: %v", err)
+	}
+	if _, err := NewTag(TagConfig{Batch: 1, Reward: small}); err != nil {
+		t.Errorf("Tag, budget 0.5: %v", err)
+	}
+	if _, err := NewCapture(CaptureConfig{Batch: 1, Goals: 3, Reward: reward(t, "powersum(1500)", "sum")}); err != nil {
+		t.Errorf("Capture with 3 goals, powersum(1500)∘sum: %v", err)
+	}
 	// and at the step if a parameter takes it there later.
 	neg, err := NewMatrixGame(1, 2, 2, false, reward(t, "powersum(2)", "lse(1)"))
 	if err != nil {

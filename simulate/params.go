@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/hetgain/hetgain/aggregators"
@@ -9,8 +10,8 @@ import (
 )
 
 // copyReward returns a copy of r that shares no slice with it, after
-// checking that it can be evaluated on n x m matrices (probeReward).
-func copyReward(r *aggregators.Reward, n, m int) (aggregators.Reward, error) {
+// checking that it can be evaluated on N x m matrices.
+func copyReward(r *aggregators.Reward, m int) (aggregators.Reward, error) {
 	if r == nil {
 		return aggregators.Reward{}, fmt.Errorf("simulate: nil reward: %w", ErrConfig)
 	}
@@ -33,23 +34,26 @@ func copyReward(r *aggregators.Reward, n, m int) (aggregators.Reward, error) {
 	if err := aggregators.Check(c.Outer, []float64{0}); err != nil {
 		return c, fmt.Errorf("simulate: outer operator: %v: %w", err, ErrConfig)
 	}
-	return c, probeReward(&c, n, m)
+	return c, nil
 }
 
 // probeReward returns an error wrapping ErrConfig if r cannot score the
 // efforts of n agents that all put their whole effort on one task, for
-// each of the m tasks: allocations every environment can reach, where an
-// inner operator whose scores the outer one does not take (a negative
-// lse(-1) score under powersum(2), say) shows at construction rather than
-// at the first step.
-func probeReward(r *aggregators.Reward, n, m int) error {
+// each of the m tasks, so that an inner operator whose scores the outer
+// one does not take (a negative lse(-1) score under powersum(2), say)
+// shows at construction rather than at the first step. An environment
+// calls it only if it can reach those allocations (the matrix game, Tag,
+// Multi-goal-capture with at most 2 goals). The budget is not applied, as
+// the environments do not apply it.
+func probeReward(r aggregators.Reward, n, m int) error {
+	r.Budget = math.Inf(1)
 	for j := 0; j < m; j++ {
 		a := mat.NewDense(n, m, nil)
 		for i := 0; i < n; i++ {
 			a.Set(i, j, 1)
 		}
 		if _, err := r.Value(a); err != nil {
-			return fmt.Errorf("simulate: reward %v with every agent on task %d: %w: %w", r, j, err, ErrConfig)
+			return fmt.Errorf("simulate: reward %v with every agent on task %d: %w: %w", &r, j, err, ErrConfig)
 		}
 	}
 	return nil

@@ -127,9 +127,11 @@ type TagConfig struct {
 // 100 restarts). Should that fail, as it does for crowded fields, they go
 // to distinct random nodes of the square lattice of spacing 0.6 (obstacles)
 // or 0.25 (agents, the nodes 0.45 clear of the obstacles) over the spawn
-// area. NewTag refuses more than these lattices are sure to hold: 9
-// obstacles, and 64 − 12·O chasers and escapers with O obstacles (40 with
-// the default 2; an obstacle blocks at most 12 of the 64 nodes).
+// area. That is sure to place 64 − 12·O chasers and escapers with O
+// obstacles (40 with the default 2; an obstacle blocks at most 12 of the
+// 64 nodes). NewTag refuses more than 9 obstacles or 64 chasers and
+// escapers; with more than 64 − 12·O it tries one spawn and refuses the
+// configuration if that fails, and a later Reset can still fail.
 //
 // Observation of chaser i (ObsDim 4 + 4M + 2(N-1) + 2O): its position (2)
 // and velocity (2), then the positions relative to it (other minus own) of
@@ -211,8 +213,11 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 		return nil, fmt.Errorf("simulate: tag with batch %d, %d chasers, %d escapers, %d obstacles, episode length %d (need batch, chasers, escapers, length >= 1 and obstacles >= 0): %w",
 			cfg.Batch, cfg.Chasers, cfg.Escapers, cfg.Obstacles, cfg.EpisodeLength, ErrConfig)
 	}
-	rc, err := copyReward(cfg.Reward, cfg.Chasers, cfg.Escapers)
+	rc, err := copyReward(cfg.Reward, cfg.Escapers)
 	if err != nil {
+		return nil, err
+	}
+	if err := probeReward(rc, cfg.Chasers, cfg.Escapers); err != nil {
 		return nil, err
 	}
 	g := &Tag{cfg: cfg, b: cfg.Batch, n: cfg.Chasers, m: cfg.Escapers, o: cfg.Obstacles, length: cfg.EpisodeLength, reward: rc}
@@ -232,10 +237,18 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	g.done = make([]bool, B)
 	g.p, g.v, g.f = make([]float64, 2*E), make([]float64, 2*E), make([]float64, 2*E)
 	g.pushed = make([]bool, E)
-	// Fail now, not at some Reset, when the spawn rules cannot be met.
-	if maxO, maxE := tagCapacity(O); O > maxO || E > maxE {
-		return nil, fmt.Errorf("simulate: tag: %d obstacles and %d chasers and escapers; at most %d obstacles fit, and %d chasers and escapers with %d obstacles: %w",
-			O, E, maxO, maxE, O, ErrConfig)
+	// Fail now, not at some Reset, when the spawn rules cannot be met:
+	// always beyond the lattices' nodes; beyond what they are sure to
+	// hold, when one spawn fails.
+	maxO, maxE := tagObstacleArea.nodes(), tagAgentArea.nodes()
+	if O > maxO || E > maxE {
+		return nil, fmt.Errorf("simulate: tag: %d obstacles and %d chasers and escapers; at most %d obstacles and %d chasers and escapers fit: %w",
+			O, E, maxO, maxE, ErrConfig)
+	}
+	if E > tagSureAgents(O) {
+		if err := g.spawn(0, 0); err != nil {
+			return nil, err
+		}
 	}
 	return g, nil
 }
@@ -405,16 +418,15 @@ var (
 	tagAgentArea    = spawnArea{-TagSpawnSpan, TagSpawnSpan, -TagSpawnSpan, TagSpawnSpan, TagAgentGap}
 )
 
-// tagCapacity returns the most obstacles, and the most chasers and
-// escapers with obstacles obstacles, that Tag's spawn is sure to place:
-// the nodes of their lattices, less for the agents those that obstacles
-// can block.
-func tagCapacity(obstacles int) (maxObstacles, maxAgents int) {
-	return tagObstacleArea.nodes(), tagAgentArea.nodes() - obstacles*blockedNodes(TagAgentGap, TagSpawnClearance)
+// tagSureAgents returns the most chasers and escapers Tag's spawn is sure
+// to place with obstacles obstacles: the nodes of their lattice less those
+// the obstacles can block.
+func tagSureAgents(obstacles int) int {
+	return tagAgentArea.nodes() - obstacles*blockedNodes(TagAgentGap, TagSpawnClearance)
 }
 
 // spawn places the obstacles and agents of batch element b. It cannot fail
-// for the numbers NewTag accepts.
+// for up to tagSureAgents(O) chasers and escapers.
 func (g *Tag) spawn(seed int64, b int) error {
 	r := newRNG(seed, g.base+b, streamSpawn)
 	E, O := g.ne, g.o

@@ -84,6 +84,9 @@ func TestTagSpawn(t *testing.T) {
 		// places them.
 		{Batch: 20, Chasers: 20, Escapers: 20},
 		{Batch: 10, Chasers: 8, Escapers: 8, Obstacles: 4}, // 64 − 4·12
+		// More obstacles than the sure bound allows for any agent, as before
+		// the lattice: sampling places them.
+		{Batch: 16, Chasers: 1, Escapers: 1, Obstacles: 6},
 	} {
 		g := newTag(t, cfg)
 		N, M, O := g.Agents(), g.Tasks(), g.Obstacles()
@@ -145,9 +148,12 @@ func TestTagSpawn(t *testing.T) {
 	if _, err := NewTag(TagConfig{Batch: 1, Obstacles: 12, Reward: reward(t, "min", "max")}); !errors.Is(err, ErrConfig) {
 		t.Errorf("12 obstacles 0.6 apart: %v, want ErrConfig", err)
 	}
-	if _, err := NewTag(TagConfig{Batch: 1, Chasers: 21, Escapers: 20, Reward: reward(t, "min", "max")}); !errors.Is(err, ErrConfig) ||
-		!strings.Contains(err.Error(), "40 chasers and escapers with 2 obstacles") {
-		t.Errorf("41 chasers and escapers with 2 obstacles: %v, want ErrConfig naming the 40 that fit", err)
+	if _, err := NewTag(TagConfig{Batch: 1, Chasers: 40, Escapers: 25, Reward: reward(t, "min", "max")}); !errors.Is(err, ErrConfig) ||
+		!strings.Contains(err.Error(), "at most 9 obstacles and 64 chasers and escapers fit") {
+		t.Errorf("65 chasers and escapers: %v, want ErrConfig naming the 64 that fit", err)
+	}
+	if got := tagSureAgents(2); got != 40 {
+		t.Errorf("tagSureAgents(2) = %d, want 64 − 2·12", got)
 	}
 	// An obstacle blocks at most 12 nodes of the agents' lattice, checked
 	// by brute force over centres on a finer grid than blockedNodes uses.
