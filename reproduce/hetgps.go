@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -664,17 +665,20 @@ func (r *HetGPSResults) Trajectories() dataframe.DataFrame {
 		}
 		type point struct{ m, sd float64 }
 		byQ := make([]map[float64]point, len(qs))
-		var its []float64
+		seen := map[float64]bool{}
+		var its []float64 // where any quantity is known: θ at every iteration
 		for k, q := range qs {
 			x, m, sd := r.hetgpsSeries(s.Label, q.f)
 			byQ[k] = map[float64]point{}
 			for p := range x {
 				byQ[k][x[p]] = point{m[p], sd[p]}
-			}
-			if k == 0 {
-				its = x // θ is known at every iteration
+				if !seen[x[p]] {
+					seen[x[p]] = true
+					its = append(its, x[p])
+				}
 			}
 		}
+		sort.Float64s(its)
 		for _, it := range its {
 			setting, iter, seeds = append(setting, s.Label), append(iter, int(it)), append(seeds, n)
 			for k := range qs {

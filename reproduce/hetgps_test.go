@@ -403,4 +403,23 @@ func TestHetGPSParamsByName(t *testing.T) {
 	if png := res.Figure("matrix2").PNG(); len(png) == 0 {
 		t.Error("no figure")
 	}
+
+	// Two settings that search different parameters: each keeps its rows.
+	two, err := hetgpsTiny(1, 3).Only("matrix2", "matrix4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	two.Settings[1].Spec.Params = []learn.ThetaParam{{Name: "U.t", Init: 0}}
+	res, err = RunHetGPSExperiment(two, HetGPSOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr = res.Trajectories()
+	rows := map[string]int{}
+	for _, v := range tr.Col("setting").Records() {
+		rows[v]++
+	}
+	if rows["matrix2"] != 3 || rows["matrix4"] != 3 {
+		t.Errorf("rows per setting %v, want 3 each", rows)
+	}
 }
