@@ -242,7 +242,7 @@ func hetgpsExpectation(spec learn.HetGPSSpec) string {
 // plot, if not empty, is where the figure of the (single) setting goes.
 func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot string, quiet bool, command string) error {
 	prog := newProgress(a.stderr, a.now, a.terminal, command)
-	hp := newHetGPSProgress(prog, e)
+	hp := newHetGPSProgress(prog, e, jobs)
 	opt := reproduce.HetGPSOptions{Dir: dir, Jobs: jobs, Stop: func() bool { return a.ctx.Err() != nil }}
 	if !quiet {
 		opt.Progress = hp.update
@@ -327,22 +327,24 @@ func hetgpsDedupe(s []string) []string {
 // hetgpsProgress is the progress line of HetGPS runs. Its time left is
 // summed over the settings, each at its own seconds per iteration (a
 // Multi-goal-capture iteration takes several times a matrix game's), or at
-// the mean over all settings for one not trained yet.
+// the mean over all settings for one not trained yet, and divided by the
+// runs that train at once.
 type hetgpsProgress struct {
 	p          *progress
+	jobs       int // runs trained at once
 	started    time.Time
-	last       time.Time // of the previous update
+	last       map[string]time.Time // of the previous update, by run
 	done       map[string]int
 	total, sum int
 	left       map[string]int     // iterations left, by setting
 	trained    map[string]int     // iterations trained by this process, by setting
-	spent      map[string]float64 // seconds spent training them
+	spent      map[string]float64 // seconds their runs spent on them
 }
 
-func newHetGPSProgress(p *progress, e reproduce.HetGPSExperiment) *hetgpsProgress {
+func newHetGPSProgress(p *progress, e reproduce.HetGPSExperiment, jobs int) *hetgpsProgress {
 	start := p.now()
-	h := &hetgpsProgress{p: p, started: start, last: start, done: map[string]int{},
-		left: map[string]int{}, trained: map[string]int{}, spent: map[string]float64{}}
+	h := &hetgpsProgress{p: p, jobs: max(1, jobs), started: start, last: map[string]time.Time{},
+		done: map[string]int{}, left: map[string]int{}, trained: map[string]int{}, spent: map[string]float64{}}
 	for _, s := range e.Settings {
 		h.total += e.Seeds * s.Spec.Run.Iterations
 		h.left[s.Label] += e.Seeds * s.Spec.Run.Iterations
@@ -350,8 +352,9 @@ func newHetGPSProgress(p *progress, e reproduce.HetGPSExperiment) *hetgpsProgres
 	return h
 }
 
-// eta returns the time left, or false before any iteration was trained.
-func (h *hetgpsProgress) eta() (time.Duration, bool) {
+// eta returns the time left with runsLeft runs unfinished, or false before
+// any iteration was trained.
+func (h *hetgpsProgress) eta(runsLeft int) (time.Duration, bool) {
 	trained, spent := 0, 0.0
 	for s, n := range h.trained {
 		trained, spent = trained+n, spent+h.spent[s]
@@ -367,7 +370,7 @@ func (h *hetgpsProgress) eta() (time.Duration, bool) {
 		}
 		left += float64(n) * perIter
 	}
-	return time.Duration(left * float64(time.Second)), true
+	return time.Duration(left / float64(max(1, min(h.jobs, runsLeft))) * float64(time.Second)), true
 }
 
 func (h *hetgpsProgress) update(r reproduce.HetGPSProgress) {
@@ -377,12 +380,14 @@ func (h *hetgpsProgress) update(r reproduce.HetGPSProgress) {
 		h.sum += r.Iteration - prev
 		h.done[r.Run] = r.Iteration
 		h.left[setting] -= r.Iteration - prev
-		if r.FPS > 0 {
+		// A run's first update is not timed: when it started is not known
+		// (with several jobs, not at the previous update of another run).
+		if since, ok := h.last[r.Run]; ok && r.FPS > 0 {
 			h.trained[setting] += r.Iteration - prev
-			h.spent[setting] += now.Sub(h.last).Seconds()
+			h.spent[setting] += now.Sub(since).Seconds()
 		}
 	}
-	h.last = now
+	h.last[r.Run] = now
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d/%d runs done; %s iteration %d/%d", h.p.label, r.Done, r.Total, r.Run, r.Iteration, r.Iterations)
 	if r.FPS > 0 {
@@ -398,7 +403,7 @@ func (h *hetgpsProgress) update(r reproduce.HetGPSProgress) {
 	}
 	if h.sum >= h.total {
 		b.WriteString("; took " + roundDuration(now.Sub(h.started)))
-	} else if eta, ok := h.eta(); ok {
+	} else if eta, ok := h.eta(r.Total - r.Done); ok {
 		b.WriteString("; ETA " + roundDuration(eta))
 	}
 	h.p.show(now, b.String(), r.Done >= r.Total)

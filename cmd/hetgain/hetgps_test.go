@@ -253,7 +253,7 @@ func TestHetGPSProgressETA(t *testing.T) {
 		{Label: "matrix2", Spec: learn.HetGPSSpec{Run: learn.RunSpec{Iterations: 10}}},
 		{Label: "capture", Spec: learn.HetGPSSpec{Run: learn.RunSpec{Iterations: 10}}},
 	}}
-	h := newHetGPSProgress(newProgress(&buf, clock, true, "reproduce"), e)
+	h := newHetGPSProgress(newProgress(&buf, clock, true, "reproduce"), e, 1)
 	step := func(run string, iteration int, seconds float64) string {
 		now = now.Add(time.Duration(seconds * float64(time.Second)))
 		buf.Reset()
@@ -276,5 +276,34 @@ func TestHetGPSProgressETA(t *testing.T) {
 	// over all, 2 s an iteration, would say 1m30s).
 	if !strings.Contains(line, "ETA 2m0s") {
 		t.Errorf("after 5 capture iterations: %q, want ETA 2m0s", line)
+	}
+
+	// Two jobs: a matrix seed (0.1 s an iteration) and a capture seed (1 s)
+	// at once, then the capture seed alone.
+	e.Seeds = 1
+	h = newHetGPSProgress(newProgress(&buf, clock, true, "reproduce"), e, 2)
+	at := func(run string, iteration, done int) string {
+		buf.Reset()
+		h.p.last = time.Time{}
+		h.update(reproduce.HetGPSProgress{Run: run, Done: done, Total: 2, Iteration: iteration, Iterations: 10, FPS: 100, Gain: math.NaN()})
+		return buf.String()
+	}
+	for tick := 1; tick <= 20; tick++ { // 0.1 s a tick
+		now = now.Add(100 * time.Millisecond)
+		if tick <= 10 {
+			done := 0
+			if tick == 10 {
+				done = 1
+			}
+			line = at("matrix2/seed1", tick, done)
+		}
+		if tick%10 == 0 {
+			line = at("capture/seed1", tick/10, 1)
+		}
+	}
+	// The capture seed, alone now, has 8 iterations of 1 s left (each run
+	// timed by itself; timed from the updates of both, 0.5 s an iteration).
+	if !strings.Contains(line, "ETA 8s") {
+		t.Errorf("two jobs, after 2 capture iterations: %q, want ETA 8s", line)
 	}
 }

@@ -604,7 +604,7 @@ func (j *trainJob) curves(logs [][]learn.PairStats) *figures.Figure {
 		unit, unitName = 1e6, "millions"
 	}
 	xLabel := "frames per team (" + unitName + ")"
-	title := fmt.Sprintf("%s: mean ± std over %d seed(s)", j.spec.Env, j.seeds)
+	title := fmt.Sprintf("%s: mean ± std over %d seed(s)", j.spec.Env, len(logs))
 	het := band(logs, "heterogeneous", unit, func(s learn.PairStats) float64 { return s.HetEval })
 	hom := band(logs, "homogeneous", unit, func(s learn.PairStats) float64 { return s.HomEval })
 	switch j.team {
