@@ -29,7 +29,61 @@ func (a spawnArea) lattice() (cols, rows int) {
 // for a crowded spawn, it falls back to placeOnLattice, and reports false
 // only if that fails too (more points than lattice nodes).
 func placeApart(r *rng, out []float64, k int, a spawnArea) bool {
-	return sampleApart(r, out, k, a) || placeOnLattice(r, out, k, a, nil, 0)
+	draw := func(r *rng) (x, y float64) {
+		x, y = a.x0, r.uniform(a.y0, a.y1)
+		if a.x1 > a.x0 {
+			x = r.uniform(a.x0, a.x1)
+		}
+		return x, y
+	}
+	return sampleApart(r, out, k, a.gap, nil, 0, draw) || placeOnLattice(r, out, k, a, nil, 0)
+}
+
+// placeClear draws k points uniformly in [-span, span]^2, pairwise at least
+// gap apart and at least clear from every point of avoid, by rejection
+// sampling with restarts (as placeApart, without the lattice).
+func placeClear(r *rng, out []float64, k int, span, gap float64, avoid []float64, clear float64) bool {
+	draw := func(r *rng) (x, y float64) {
+		x = r.uniform(-span, span)
+		return x, r.uniform(-span, span)
+	}
+	return sampleApart(r, out, k, gap, avoid, clear, draw)
+}
+
+// sampleApart is the rejection sampling of placeApart and placeClear: it
+// draws each point with draw until it is gap from those placed and clear
+// from avoid, at most captureMaxTries times, and starts over, at most
+// captureRestarts times, when a point cannot be placed.
+func sampleApart(r *rng, out []float64, k int, gap float64, avoid []float64, clear float64, draw func(*rng) (x, y float64)) bool {
+	for attempt := 0; attempt < captureRestarts; attempt++ {
+		ok := true
+		for e := 0; e < k && ok; e++ {
+			ok = false
+			for try := 0; try < captureMaxTries; try++ {
+				x, y := draw(r)
+				if farFrom(x, y, out[:2*e], gap) && farFrom(x, y, avoid, clear) {
+					out[2*e], out[2*e+1] = x, y
+					ok = true
+					break
+				}
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// farFrom reports whether (x, y) is at least d from every point of the flat
+// [K][2] list pts.
+func farFrom(x, y float64, pts []float64, d float64) bool {
+	for o := 0; 2*o < len(pts); o++ {
+		if dx, dy := x-pts[2*o], y-pts[2*o+1]; dx*dx+dy*dy < d*d {
+			return false
+		}
+	}
+	return true
 }
 
 // placeOnLattice puts the k points on distinct nodes, drawn at random, of
@@ -41,12 +95,7 @@ func placeOnLattice(r *rng, out []float64, k int, a spawnArea, avoid []float64, 
 	var free [][2]float64
 	for node := 0; node < cols*rows; node++ {
 		x, y := a.x0+a.gap*float64(node%cols), a.y0+a.gap*float64(node/cols)
-		far := true
-		for o := 0; 2*o < len(avoid) && far; o++ {
-			dx, dy := x-avoid[2*o], y-avoid[2*o+1]
-			far = dx*dx+dy*dy >= clear*clear
-		}
-		if far {
+		if farFrom(x, y, avoid, clear) {
 			free = append(free, [2]float64{x, y})
 		}
 	}
@@ -85,70 +134,4 @@ func blockedNodes(gap, clear float64) int {
 		}
 	}
 	return most
-}
-
-// sampleApart is placeApart's rejection sampling.
-func sampleApart(r *rng, out []float64, k int, a spawnArea) bool {
-	for attempt := 0; attempt < captureRestarts; attempt++ {
-		ok := true
-		for e := 0; e < k && ok; e++ {
-			ok = false
-			for try := 0; try < captureMaxTries; try++ {
-				x, y := a.x0, r.uniform(a.y0, a.y1)
-				if a.x1 > a.x0 {
-					x = r.uniform(a.x0, a.x1)
-				}
-				far := true
-				for o := 0; o < e; o++ {
-					dx, dy := x-out[2*o], y-out[2*o+1]
-					if dx*dx+dy*dy < a.gap*a.gap {
-						far = false
-						break
-					}
-				}
-				if far {
-					out[2*e], out[2*e+1] = x, y
-					ok = true
-					break
-				}
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
-// placeClear draws k points uniformly in [-span, span]^2, pairwise at least
-// gap apart and at least clear from every point of avoid, by rejection
-// sampling with restarts (as placeApart).
-func placeClear(r *rng, out []float64, k int, span, gap float64, avoid []float64, clear float64) bool {
-	for attempt := 0; attempt < captureRestarts; attempt++ {
-		ok := true
-		for e := 0; e < k && ok; e++ {
-			ok = false
-			for try := 0; try < captureMaxTries; try++ {
-				x, y := r.uniform(-span, span), r.uniform(-span, span)
-				far := true
-				for o := 0; o < e && far; o++ {
-					dx, dy := x-out[2*o], y-out[2*o+1]
-					far = dx*dx+dy*dy >= gap*gap
-				}
-				for o := 0; 2*o < len(avoid) && far; o++ {
-					dx, dy := x-avoid[2*o], y-avoid[2*o+1]
-					far = dx*dx+dy*dy >= clear*clear
-				}
-				if far {
-					out[2*e], out[2*e+1] = x, y
-					ok = true
-					break
-				}
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
 }
