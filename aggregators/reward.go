@@ -217,20 +217,12 @@ func (r *Reward) ParamGradient(a mat.Matrix) (ParamGradient, error) {
 	return g, nil
 }
 
-// outerValue returns U(y) for valid scores y, or an error if it is not
-// finite.
+// outerValue returns U(y) for valid scores y, or the error of Evaluate
+// (U not finite there).
 func (r *Reward) outerValue(y []float64) (float64, error) {
-	var v float64
-	if s, ok := r.Outer.(safeValuer); ok {
-		var err error
-		if v, err = s.safeValue(y); err != nil {
-			return math.NaN(), fmt.Errorf("aggregators: outer operator at the scores %v: %w", y, err)
-		}
-	} else {
-		v = r.Outer.Value(y)
-	}
-	if err := checkFinite(v); err != nil {
-		return math.NaN(), fmt.Errorf("aggregators: outer operator %v at the scores %v is %v: %w", r.Outer, y, v, err)
+	v, err := Evaluate(r.Outer, y)
+	if err != nil {
+		return math.NaN(), fmt.Errorf("aggregators: outer operator at the scores %v: %w", y, err)
 	}
 	return v, nil
 }
