@@ -95,7 +95,11 @@ func withWarmUp(s HetGPSSetting, n int) HetGPSSetting {
 // diverged; seeds whose noise first took τ_T below 0 stayed where the
 // gain is flat at 0. Softmax from 0 in N = M = 2 ended as the paper in 9
 // of 9 seeds with the modes, 7 of 9 with sampled actions (2 of the 3
-// seeds of the preset); power-sum in 2 of 3 against 1 of 3. From the
+// seeds of the preset); power-sum in 2 of 3 against 1 of 3. The modes
+// cannot do for power-sum what they do for softmax: at the sum, ∂R/∂τ_T
+// is Σ_ij a_ij ln a_ij, which sees how concentrated each agent's efforts
+// are but not whether the agents differ (TestPowerSumStartSignal), so its
+// sign at the start follows whichever team concentrates more. From the
 // adverse start neither moves far: there the heterogeneous team learns to
 // act alike, and the gain is flat at 0 either way. That is the theory, not
 // a defect of the search: the best gain ΔR is exactly 0 on the whole

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image/png"
 	"math"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,6 +15,7 @@ import (
 	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/tables"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -422,4 +424,101 @@ func TestHetGPSParamsByName(t *testing.T) {
 	if rows["matrix2"] != 3 || rows["matrix4"] != 3 {
 		t.Errorf("rows per setting %v, want 3 each", rows)
 	}
+}
+
+// TestPowerSumStartSignal pins why the power-sum preset ends as the paper
+// in only about half its seeds while softmax ends so in every one: at the
+// start, what the search sees of τ_T tells specialists from identical
+// agents for softmax but not for power-sum. With U and T the mean
+// (softmax at 0), ∂R/∂τ_T is the mean over tasks of the spread of the
+// agents' efforts on each task: 0 for identical rows, positive for any
+// team whose rows differ. With U and T the sum (power-sum at 1), ∂R/∂τ_T
+// is Σ_ij a_ij ln a_ij, which only sees how concentrated each agent's row
+// is: a team of identical but concentrated agents scores higher than two
+// spread specialists, and two teams whose rows are the same up to order
+// score the same.
+func TestPowerSumStartSignal(t *testing.T) {
+	softmax := aggregators.NewReward(aggregators.Softmax{T: 0}, aggregators.Softmax{T: 0})
+	powerSum := aggregators.NewReward(aggregators.PowerSum{T: 1}, aggregators.PowerSum{T: 1})
+	innerDerivative := func(r *aggregators.Reward, a *mat.Dense) float64 {
+		g, err := r.ParamGradient(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.InnerShared()
+	}
+	rnd := rand.New(rand.NewSource(1))
+	for trial := 0; trial < 500; trial++ {
+		n, m := 2+rnd.Intn(3), 2+rnd.Intn(3)
+		row := randomSimplexRow(rnd, m)
+		het, hom := mat.NewDense(n, m, nil), mat.NewDense(n, m, nil)
+		for i := 0; i < n; i++ {
+			hom.SetRow(i, row)
+			perm := rnd.Perm(m)
+			for j := range perm {
+				het.Set(i, j, row[perm[j]])
+			}
+		}
+		wantSoftmax := meanColumnVariance(het)
+		if d := innerDerivative(softmax, het) - innerDerivative(softmax, hom); math.Abs(d-wantSoftmax) > 1e-12 {
+			t.Fatalf("softmax at 0, %v against %v: ∂R/∂τ_T differs by %v, want the mean spread %v", het.RawMatrix().Data, row, d, wantSoftmax)
+		}
+		if d := innerDerivative(powerSum, het) - innerDerivative(powerSum, hom); math.Abs(d) > 1e-12 {
+			t.Fatalf("power-sum at 1, %v against %v: ∂R/∂τ_T differs by %v, want 0", het.RawMatrix().Data, row, d)
+		}
+		want := 0.0
+		for _, v := range het.RawMatrix().Data {
+			if v > 0 {
+				want += v * math.Log(v)
+			}
+		}
+		if got := innerDerivative(powerSum, het); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("power-sum at 1, %v: ∂R/∂τ_T = %v, want Σ a ln a = %v", het.RawMatrix().Data, got, want)
+		}
+	}
+
+	specialists := mat.NewDense(2, 2, []float64{0.7, 0.3, 0.3, 0.7})
+	concentrated := mat.NewDense(2, 2, []float64{0.9, 0.1, 0.9, 0.1})
+	if d := innerDerivative(softmax, specialists) - innerDerivative(softmax, concentrated); d <= 0 {
+		t.Errorf("softmax at 0: ∂gain/∂τ_T = %v for spread specialists against concentrated identical agents, want > 0", d)
+	}
+	if d := innerDerivative(powerSum, specialists) - innerDerivative(powerSum, concentrated); d >= 0 {
+		t.Errorf("power-sum at 1: ∂gain/∂τ_T = %v for spread specialists against concentrated identical agents, want < 0", d)
+	}
+}
+
+// randomSimplexRow returns a random point of the unit simplex in R^m, with
+// some coordinates 0.
+func randomSimplexRow(rnd *rand.Rand, m int) []float64 {
+	row := make([]float64, m)
+	total := 0.0
+	for j := range row {
+		if rnd.Intn(4) > 0 {
+			row[j] = rnd.ExpFloat64()
+		}
+		total += row[j]
+	}
+	if total == 0 {
+		row[0], total = 1, 1
+	}
+	for j := range row {
+		row[j] /= total
+	}
+	return row
+}
+
+// meanColumnVariance returns the mean over the columns of a of the
+// population variance of each column's entries.
+func meanColumnVariance(a *mat.Dense) float64 {
+	n, m := a.Dims()
+	col := make([]float64, n)
+	sum := 0.0
+	for j := 0; j < m; j++ {
+		mat.Col(col, j, a)
+		mean := floats.Sum(col) / float64(n)
+		for _, v := range col {
+			sum += (v - mean) * (v - mean) / float64(n)
+		}
+	}
+	return sum / float64(m)
 }
