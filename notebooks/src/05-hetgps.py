@@ -237,6 +237,27 @@ power.Figure("capture")
 ("markdown", r"""
 In Multi-goal-capture, with the gradient on 128 episodes per team as for softmax, one seed of three ends in the paper's regime, and barely: seed 3 at $(1.81, 0.30)$ with a gain of 0.20, just short of the verdict's threshold. Seed 2 takes $\tau_U$ to the bottom of its range (0.30) but leaves $\tau_T$ at 0.94; seed 1 goes the other way, to $(0.82, 6)$, with a gain of 2.35. That gain shows what a gain *in learning* can be when the theory's gain is 0: with $T$ Schur-concave the theory's best allocation (both agents on one goal) is open to identical agents too, and power sums are not normalised, so with $\tau_U = 6$ that allocation pays many times more than any other; the heterogeneous team found it first, and the gain measures only how much faster it learned. With the gradient on 32 episodes (the setting until November 2026) two seeds of three had ended as Figure 5b, at $\tau_T$ 4.6 and 6.0 and $\tau_U$ 0.30 with gains of 1.96 and 0.65, and the third had gone to $(0.66, 6)$ with a learning-speed gain of 43.8. Three seeds per setting cannot tell these two apart from chance; both are reported. In the matrix game (gradients from the deterministic policies, as for softmax) two seeds of three end in the paper's regime, at $(4.72, 0.31)$ and $(3.82, 0.31)$ with gains of 0.76; the third takes both exponents to 2.09, where $U$ is Schur-convex too and the gain is 0. Over 18 seeds (`-seeds 18`) 9 end as Figure 5b; in the others both exponents end above 1 or both below it, where the gain is 0: sum∘sum pays every allocation the same, so the search starts with no direction (the README's section Reproductions has the details).
 
+What the search sees of $\tau_T$ at the start is the difference between the teams' $\partial R/\partial \tau_T$, and there the two families part ways. At softmax's start (both means) that derivative is the spread of the agents' efforts on each task, so any team whose agents differ beats identical agents. At power-sum's start (both sums) it is $\sum_{ij} a_{ij} \ln a_{ij}$, which sees only how concentrated each agent's efforts are: two identical agents that concentrate beat two spread specialists (`TestPowerSumStartSignal` checks both on random teams). Two teams of two agents on two tasks, each task's column (the two agents' efforts) given:
+"""),
+("code", r"""
+specialists := [][]float64{{0.7, 0.3}, {0.3, 0.7}} // spread, and different
+identical := [][]float64{{0.9, 0.9}, {0.1, 0.1}}   // concentrated, and alike
+// dRdT returns ∂R/∂τ_T: the inner operator's derivative on each task's
+// column, times ∂U/∂T_j (1/2 for the mean U, 1 for the sum).
+dRdT := func(inner aggregators.Parametric, dU float64, columns [][]float64) float64 {
+	d := 0.0
+	for _, col := range columns {
+		d += dU * inner.ParamDerivative(col)
+	}
+	return d
+}
+softmax0, powerSum1 := aggregators.Softmax{T: 0}, aggregators.PowerSum{T: 1}
+_, _ = fmt.Printf("softmax at 0:   ∂gain/∂τ_T = %+.4f\n", dRdT(softmax0, 0.5, specialists)-dRdT(softmax0, 0.5, identical))
+_, _ = fmt.Printf("power-sum at 1: ∂gain/∂τ_T = %+.4f\n", dRdT(powerSum1, 1, specialists)-dRdT(powerSum1, 1, identical))
+"""),
+("markdown", r"""
+Softmax's search would raise $\tau_T$ for these teams, power-sum's would lower it: whichever team the young policies happen to make more concentrated sets the first steps, a coin toss that Adam turns into full steps.
+
 **The other presets** (matrix game, $N = M = 2$, 3 seeds of 400 iterations each; Multi-goal-capture 3 seeds of 400 iterations, 640,000 frames per team, after a warm-up of 200 iterations for the descent); their logs are kept in `testdata/reproductions/hetgps-adverse` and `hetgps-descent`, and `reproduce.LoadHetGPSPreset` reads them as above:
 
 | preset | start $(\tau_T, \tau_U)$ | outcome |
