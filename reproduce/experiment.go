@@ -266,14 +266,14 @@ func tagLargeTeam() learn.Config {
 // 0.03, where the paper's is 0.0 ± 0.0.
 //
 // The stored reproduction (testdata/reproductions/tag-large; load it
-// with Seeds = 9 so that every stored seed counts) has 3 seeds per cell
-// and the paper's 9 for (min, mean) and (min, max). Only (min, max) is
-// clearly positive, and only just: where both escapers must be caught
-// (U = min) the gains are ordered as the paper's, with spreads five to
-// seven times its own; where one capture pays (U = mean or max) a team
-// either learns to hold an escaper or not, seed by seed, and the gains
-// swing by ±10 to ±36. The README's section "Reproductions" gives the
-// gains seed by seed.
+// with Seeds = 13 so that every stored seed counts) has 3 seeds per cell
+// and 12 for (min, mean) and (min, max). Those two are clearly positive,
+// as the paper's: where both escapers must be caught (U = min) the gains
+// are ordered as the paper's, with spreads about six times its own; the
+// paper's third positive cell, (mean, max), is not: where one capture
+// pays (U = mean or max) a team either learns to hold an escaper or not,
+// seed by seed, and the gains swing by ±10 to ±36. The README's section
+// "Reproductions" gives the gains seed by seed.
 //
 // A gain is clearly positive above 0.5 (PositiveThreshold), not Tag's
 // default of 2 (PositiveTolerance × its return scale of 100): the paper's
