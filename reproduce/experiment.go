@@ -267,9 +267,9 @@ func tagLargeTeam() learn.Config {
 //
 // The stored reproduction (testdata/reproductions/tag-large; load it
 // with Seeds = 13 so that every stored seed counts) has 3 seeds per cell
-// and 12 for (min, mean) and (min, max). Those two are clearly positive,
+// and 13 for (min, mean) and (min, max). Those two are clearly positive,
 // as the paper's: where both escapers must be caught (U = min) the gains
-// are ordered as the paper's, with spreads about six times its own; the
+// are ordered as the paper's, with spreads 6 to 11 times its own; the
 // paper's third positive cell, (mean, max), is not: where one capture
 // pays (U = mean or max) a team either learns to hold an escaper or not,
 // seed by seed, and the gains swing by ±10 to ±36. The README's section

@@ -726,7 +726,7 @@ func tagLargeStored() Experiment {
 	return e
 }
 
-const tagLargeStoredRuns = 45
+const tagLargeStoredRuns = 47
 
 // update makes TestStoredReproductions rewrite the stored tables,
 // summaries and figures from the stored logs (after a change of their
