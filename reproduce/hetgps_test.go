@@ -487,8 +487,9 @@ func TestPowerSumStartSignal(t *testing.T) {
 	}
 }
 
-// randomSimplexRow returns a random point of the unit simplex in R^m, with
-// some coordinates 0.
+// randomSimplexRow returns a random point of the unit simplex in R^m with
+// about a quarter of its coordinates exactly 0, the case of 0 ln 0 in the
+// power-sum's derivative (schur.Domain.Sample almost never gives a 0).
 func randomSimplexRow(rnd *rand.Rand, m int) []float64 {
 	row := make([]float64, m)
 	total := 0.0
