@@ -888,7 +888,8 @@ func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
 
 // Summary describes the experiment and, for each run, whether τ_T rose
 // and τ_U fell (or the opposite for a descent) and what the gain did,
-// with the wall time of the runs.
+// with the wall time of the runs; for two or more seeds of a setting,
+// where they ended: τ_T, τ_U and the gain as mean ± std and median.
 func (r *HetGPSResults) Summary() string {
 	e := r.Experiment
 	var b strings.Builder
@@ -937,8 +938,46 @@ func (r *HetGPSResults) Summary() string {
 		fmt.Fprintf(&b, "%s (%s, %s, %s frames per team): %s, %.0f s of training\n",
 			s.Label, s.Spec.Run.Env.String(), iters, formatCount(hetgpsFrames(r, s.Label)), verdict, secs)
 		b.WriteString(lines.String())
+		b.WriteString(hetgpsEndLine(outcomes, s.Label))
 	}
 	return b.String()
+}
+
+// hetgpsEndLine returns a line of Summary with where the runs of one
+// setting ended, over seeds: τ_T, τ_U and the gain at the end (as in
+// HetGPSOutcome), each as mean ± standard deviation (the paper's Figure 5
+// reports these) and median. It returns "" for fewer than two runs.
+func hetgpsEndLine(outcomes []HetGPSOutcome, setting string) string {
+	var tau, uau, gain []float64
+	for _, o := range outcomes {
+		if o.Setting == setting {
+			tau, uau, gain = append(tau, o.ThetaEnd[0]), append(uau, o.ThetaEnd[1]), append(gain, o.GainEnd)
+		}
+	}
+	if len(tau) < 2 {
+		return ""
+	}
+	stat := func(v []float64) string {
+		m, sd := hetgpsMeanStd(v)
+		return fmt.Sprintf("%.3g ± %.3g (median %.3g)", m, sd, median(v))
+	}
+	return fmt.Sprintf("  at the end, over %d seeds (mean ± std, median): τ_T %s, τ_U %s, gain %s\n",
+		len(tau), stat(tau), stat(uau), stat(gain))
+}
+
+// median returns the median of v (the mean of the two middle values for
+// an even length), leaving v as it was. It returns NaN for an empty v.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	k := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[k]
+	}
+	return (s[k-1] + s[k]) / 2
 }
 
 func hetgpsFrames(r *HetGPSResults, setting string) int64 {

@@ -275,8 +275,14 @@ func TestHetGPSOutcomes(t *testing.T) {
 	if math.Abs(o[0].GainEnd-0.4) > 1e-12 || o[0].GainStart != 0 {
 		t.Errorf("seed 1: gain %v → %v", o[0].GainStart, o[0].GainEnd)
 	}
-	if s := res.Summary(); !strings.Contains(s, "1 of 3 seeds as expected") {
-		t.Errorf("summary:\n%s", s)
+	// Where the runs ended, over seeds (worked out by hand): τ_T at 2,
+	// −0.5, 2 has mean 7/6, std √(25/12) = 1.443 and median 2; τ_U at −2,
+	// −0.6, 0.05 has mean −0.85, std √1.0975 = 1.048 and median −0.6; the
+	// gain at 0.4, 0, 0.3 has mean 0.2333, std √0.04333 = 0.2082 and
+	// median 0.3.
+	end := "at the end, over 3 seeds (mean ± std, median): τ_T 1.17 ± 1.44 (median 2), τ_U -0.85 ± 1.05 (median -0.6), gain 0.233 ± 0.208 (median 0.3)"
+	if s := res.Summary(); !strings.Contains(s, "1 of 3 seeds as expected") || !strings.Contains(s, end) {
+		t.Errorf("summary:\n%s\nwant the lines %q and %q", s, "1 of 3 seeds as expected", end)
 	}
 	// From an adverse start, moving towards the region of a gain is not
 	// enough, nor is a gain rising from below 0 to 0.
@@ -522,4 +528,29 @@ func meanColumnVariance(a *mat.Dense) float64 {
 		}
 	}
 	return sum / float64(m)
+}
+
+// TestMedian checks median on odd and even lengths against sorting by
+// hand, and that it leaves its argument as it was.
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		v    []float64
+		want float64
+	}{
+		{[]float64{3}, 3},
+		{[]float64{5, -1, 2}, 2},
+		{[]float64{4, 1, 3, 2}, 2.5},
+		{[]float64{6, 0.3, 0.3, 0.3, 6, 1}, 0.65},
+	} {
+		in := append([]float64(nil), c.v...)
+		if got := median(c.v); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", in, got, c.want)
+		}
+		if !floats.Equal(in, c.v) {
+			t.Errorf("median changed its argument %v to %v", in, c.v)
+		}
+	}
+	if !math.IsNaN(median(nil)) {
+		t.Errorf("median(nil) = %v, want NaN", median(nil))
+	}
 }

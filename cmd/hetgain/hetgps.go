@@ -48,7 +48,8 @@ Seed k (k = 1, ..., -seeds) runs in DIR/<env>/seed<k>: spec.json, log.csv
 theta_<name>, grad_<name> and env_step) and checkpoint.gob. When every seed
 is done, hetgps writes DIR/trajectories.csv (θ and the gain per iteration,
 mean and standard deviation over seeds), DIR/summary.txt (for each seed,
-whether τ_T rose, τ_U fell and the gain rose) and the figure of τ_T, τ_U
+whether τ_T rose, τ_U fell and the gain rose; then where the seeds ended,
+as mean ± std and median) and the figure of τ_T, τ_U
 and the gain against the iteration (-plot, default DIR/hetgps-<env>.png),
 and prints the summary.
 
