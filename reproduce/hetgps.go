@@ -948,13 +948,13 @@ func (r *HetGPSResults) Summary() string {
 // HetGPSOutcome), each as mean ± standard deviation (the paper's Figure 5
 // reports these) and median. It returns "" for fewer than two runs.
 func hetgpsEndLine(outcomes []HetGPSOutcome, setting string) string {
-	var tau, uau, gain []float64
+	var tauT, tauU, gain []float64
 	for _, o := range outcomes {
 		if o.Setting == setting {
-			tau, uau, gain = append(tau, o.ThetaEnd[0]), append(uau, o.ThetaEnd[1]), append(gain, o.GainEnd)
+			tauT, tauU, gain = append(tauT, o.ThetaEnd[0]), append(tauU, o.ThetaEnd[1]), append(gain, o.GainEnd)
 		}
 	}
-	if len(tau) < 2 {
+	if len(tauT) < 2 {
 		return ""
 	}
 	stat := func(v []float64) string {
@@ -962,7 +962,7 @@ func hetgpsEndLine(outcomes []HetGPSOutcome, setting string) string {
 		return fmt.Sprintf("%.3g ± %.3g (median %.3g)", m, sd, median(v))
 	}
 	return fmt.Sprintf("  at the end, over %d seeds (mean ± std, median): τ_T %s, τ_U %s, gain %s\n",
-		len(tau), stat(tau), stat(uau), stat(gain))
+		len(tauT), stat(tauT), stat(tauU), stat(gain))
 }
 
 // median returns the median of v (the mean of the two middle values for
