@@ -726,7 +726,7 @@ func tagLargeStored() Experiment {
 	return e
 }
 
-const tagLargeStoredRuns = 47
+const tagLargeStoredRuns = 53
 
 // update makes TestStoredReproductions rewrite the stored tables,
 // summaries and figures from the stored logs (after a change of their
