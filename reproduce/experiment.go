@@ -273,7 +273,7 @@ func tagLargeTeam() learn.Config {
 // to 11 times its own. The paper's third positive cell, (mean, max), is
 // clearly negative here (−6.99 ± 6.27 over 9 seeds; the paper's 0.36 ±
 // 1.44 is not clearly positive either): in 7 of its 9 seeds the
-// homogeneous team learned to hold an escaper longer. Where one capture
+// homogeneous team earned the more capture reward. Where one capture
 // pays (U = mean or max) a team either learns to hold an escaper or not,
 // seed by seed, and the gains swing by ±10 to ±36. The README's section
 // "Reproductions" gives the gains seed by seed.
