@@ -59,7 +59,8 @@
 // directory holds a run of given settings (for reading results back
 // without training); LoadPair rebuilds a paired run's teams from its
 // checkpoint, to play them again, for instance with other environment
-// parameters (Pair.SetEnvParams).
+// parameters (Pair.SetEnvParams); Team.Profile shows which agent of a
+// team worked on which task (simulate.Profile).
 //
 // # Determinism
 //

@@ -135,3 +135,25 @@ func (t *Team) Evaluate(episodes int, seed int64) (float64, error) {
 	}
 	return mean(ret), nil
 }
+
+// Profile plays episodes episodes (one batch) from seed with the team's
+// deterministic policy, in a new environment with the team's parameters
+// and then params set (params may be empty), and returns the profile of
+// the efforts its agents produced (simulate.Profile): which agent worked
+// on which task. It leaves the team unchanged.
+func (t *Team) Profile(params simulate.Params, episodes int, seed int64) (*simulate.EffortProfile, error) {
+	if episodes < 1 {
+		return nil, fmt.Errorf("learn: profile %d episodes, want >= 1: %w", episodes, ErrConfig)
+	}
+	env, err := t.upd.newEnv(episodes)
+	if err != nil {
+		return nil, err
+	}
+	if err := env.SetParams(t.EnvParams()); err != nil {
+		return nil, err
+	}
+	if err := env.SetParams(params); err != nil {
+		return nil, err
+	}
+	return simulate.Profile(env, t.Policy(false), seed)
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/hetgain/hetgain/simulate"
@@ -465,5 +466,55 @@ func TestEvaluate(t *testing.T) {
 		if want := mean(ret); got != want {
 			t.Errorf("Evaluate with drag 0.9: %v, want %v", got, want)
 		}
+	}
+}
+
+// Team.Profile plays the team's deterministic policy under its own
+// parameters with the given ones set on top, as simulate.Profile would.
+func TestTeamProfile(t *testing.T) {
+	tm := randomisedTeam(t, captureMaker(2, 2, 6), Config{Hidden: []int{5}, Envs: 2}, 9)
+	if _, err := tm.Profile(simulate.Params{}, 0, 1); !errors.Is(err, ErrConfig) {
+		t.Errorf("Profile of 0 episodes: %v, want ErrConfig", err)
+	}
+	own := tm.EnvParams()
+	if err := own.Set("drag", 0.9); err != nil {
+		t.Fatal(err)
+	}
+	if err := tm.SetEnvParams(own); err != nil {
+		t.Fatal(err)
+	}
+	extra := simulate.Params{Names: []string{"force"}, Values: []float64{0.5}}
+	got, err := tm.Profile(extra, 6, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := captureMaker(2, 2, 6)(6)
+	if err := env.SetParams(simulate.Params{Names: []string{"drag", "force"}, Values: []float64{0.9, 0.5}}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := simulate.Profile(env, tm.Policy(false), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Profile = %v, want %v", got, want)
+	}
+	// Without the extra parameters the episodes differ.
+	plain, err := tm.Profile(simulate.Params{}, 6, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Return == got.Return {
+		t.Errorf("Profile with force 0.5 returned %v as without it", got.Return)
+	}
+	if ev, err := tm.Evaluate(6, 3); err != nil || math.Abs(plain.Return-ev) > 1e-12 {
+		t.Errorf("Profile's return %v, Evaluate's %v (%v)", plain.Return, ev, err)
+	}
+	if p := tm.EnvParams(); p.Values[p.Index("force")] == 0.5 {
+		t.Error("Profile changed the team's own parameters")
+	}
+	bad := simulate.Params{Names: []string{"no such"}, Values: []float64{1}}
+	if _, err := tm.Profile(bad, 2, 1); !errors.Is(err, simulate.ErrParam) {
+		t.Errorf("Profile with an unknown parameter: %v, want simulate.ErrParam", err)
 	}
 }

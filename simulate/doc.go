@@ -50,6 +50,11 @@
 // each environment. HetGPS ascends the difference of two such gradients,
 // for a heterogeneous and a homogeneous team.
 //
+// Profile plays a policy as Rollout does and returns its EffortProfile:
+// each agent's mean effort on each task and how many tasks the team
+// covered at once, which tells specialists from agents that behave alike
+// or leave the work to others.
+//
 // Reference policies: ConstantPolicy, LinearTanh (act = Scale tanh(W obs +
 // B + Sigma noise), per agent or shared), UniformDiscrete, and
 // Capture.SeekerPolicy (specialists heading for their own goals, or

@@ -225,15 +225,36 @@ func validatePolicy(pol Policy, env Env) error {
 // undiscounted return of each batch element, and records element
 // rec.Element into rec if rec is not nil.
 func Rollout(env Env, pol Policy, seed int64, rec *Recorder) ([]float64, error) {
-	if err := validatePolicy(pol, env); err != nil {
+	ret := make([]float64, env.Batch())
+	err := play(env, pol, seed, rec, func(live []bool) {
+		rw := env.Reward()
+		for b, l := range live {
+			if l {
+				ret[b] += rw[b]
+			}
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
+	return ret, nil
+}
+
+// play resets env with seed and plays one episode with pol, with the
+// policy noise that Rollout documents, recording into rec if it is not
+// nil. After each step it calls afterStep with, per batch element,
+// whether that element's episode was still running when the step was
+// taken (so whether the step's reward and effort count).
+func play(env Env, pol Policy, seed int64, rec *Recorder, afterStep func(live []bool)) error {
+	if err := validatePolicy(pol, env); err != nil {
+		return err
+	}
 	if err := env.Reset(seed); err != nil {
-		return nil, err
+		return err
 	}
 	if rec != nil {
 		if err := rec.Record(env, nil); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	B, N, od, w := env.Batch(), env.Agents(), env.ObsDim(), env.ActionSpace().Width()
@@ -245,18 +266,17 @@ func Rollout(env Env, pol Policy, seed int64, rec *Recorder) ([]float64, error) 
 	for b := range noise {
 		noise[b] = newRNG(seed, base+b, streamNoise)
 	}
-	ret := make([]float64, B)
 	acts := make([]float64, B*N*w)
 	z := make([]float64, w)
-	done := make([]bool, B)
+	live := make([]bool, B)
 	for steps := 0; ; steps++ {
-		copy(done, env.Done())
 		all := true
-		for _, d := range done {
+		for b, d := range env.Done() {
+			live[b] = !d
 			all = all && d
 		}
 		if all || steps > 1<<24 {
-			break
+			return nil
 		}
 		obs := env.Obs()
 		for b := 0; b < B; b++ {
@@ -269,19 +289,13 @@ func Rollout(env Env, pol Policy, seed int64, rec *Recorder) ([]float64, error) 
 			}
 		}
 		if err := env.Step(acts); err != nil {
-			return ret, err
+			return err
 		}
-		rw := env.Reward()
-		for b := range ret {
-			if !done[b] {
-				ret[b] += rw[b]
-			}
-		}
+		afterStep(live)
 		if rec != nil {
 			if err := rec.Record(env, acts); err != nil {
-				return ret, err
+				return err
 			}
 		}
 	}
-	return ret, nil
 }

@@ -67,3 +67,29 @@ func ExampleTag_ReturnGradient() {
 	// 4 returns, 2 derivatives each
 	// dG/dshaping < 0: true
 }
+
+// The effort profiles of Tag's reference chasers on the capture reward
+// alone. A capture counts until the episode ends, so At(i, j) is the
+// fraction of steps after chaser i caught escaper j. Specialists each
+// catch their own escaper, and catch both more often than chasers that
+// all go after the nearest one; under U = mean, T = max that pays.
+func ExampleProfile() {
+	g, err := simulate.Tag2v2(256, aggregators.NewReward(aggregators.Mean{}, aggregators.Max{}))
+	if err != nil {
+		panic(err)
+	}
+	if err := g.SetParams(simulate.Params{Names: []string{"shaping", "penalty"}, Values: []float64{0, 0}}); err != nil {
+		panic(err)
+	}
+	for _, homogeneous := range []bool{false, true} {
+		p, err := simulate.Profile(g, g.ChaserPolicy(10, 0.3, 0.3, homogeneous), 1)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("homogeneous %v: chaser 1 caught escapers 1, 2: %.2f %.2f; chaser 2: %.2f %.2f; both caught: %.2f; return %.1f\n",
+			homogeneous, p.At(0, 0), p.At(0, 1), p.At(1, 0), p.At(1, 1), p.Covered[2], p.Return)
+	}
+	// Output:
+	// homogeneous false: chaser 1 caught escapers 1, 2: 0.22 0.02; chaser 2: 0.02 0.23; both caught: 0.10; return 23.1
+	// homogeneous true: chaser 1 caught escapers 1, 2: 0.08 0.12; chaser 2: 0.11 0.11; both caught: 0.06; return 17.8
+}

@@ -1,0 +1,111 @@
+package simulate
+
+import (
+	"fmt"
+	"strings"
+)
+
+// EffortProfile says how a team spread its effort over the tasks in a
+// batch of episodes: which agent worked on which task, and how many tasks
+// the team covered at once. It tells specialists (each agent on a task of
+// its own) from generalists (all agents on the same task) and from a team
+// in which some agents do nothing.
+type EffortProfile struct {
+	// Agents and Tasks are N and M.
+	Agents, Tasks int
+	// Steps is the number of steps counted: those of every batch element
+	// while its episode ran.
+	Steps int
+	// Effort is the flat [N][M] mean effort matrix: Effort[i*M+j] is
+	// agent i's effort on task j averaged over the steps counted. In Tag
+	// it is the fraction of steps in which chaser i holds escaper j; in
+	// the one-step matrix game it is the mean of the agents' choices.
+	Effort []float64
+	// Covered[k], k = 0, ..., M, is the fraction of the steps counted in
+	// which exactly k tasks received positive effort from some agent.
+	Covered []float64
+	// Return is the mean undiscounted return of the batch's episodes.
+	Return float64
+}
+
+// Profile plays one episode in every batch element of env as Rollout does
+// (same seed, same policy noise, so the same episodes) and returns the
+// profile of the efforts the agents produced. It returns Rollout's errors.
+func Profile(env Env, pol Policy, seed int64) (*EffortProfile, error) {
+	B, N, M := env.Batch(), env.Agents(), env.Tasks()
+	p := &EffortProfile{Agents: N, Tasks: M, Effort: make([]float64, N*M), Covered: make([]float64, M+1)}
+	ret := 0.0
+	err := play(env, pol, seed, nil, func(live []bool) {
+		eff, rw := env.Effort(), env.Reward()
+		for b, l := range live {
+			if !l {
+				continue
+			}
+			a := eff[b*N*M : (b+1)*N*M]
+			for k, v := range a {
+				p.Effort[k] += v
+			}
+			p.Covered[coveredTasks(a, N, M)]++
+			p.Steps++
+			ret += rw[b]
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p.Steps > 0 {
+		for k := range p.Effort {
+			p.Effort[k] /= float64(p.Steps)
+		}
+		for k := range p.Covered {
+			p.Covered[k] /= float64(p.Steps)
+		}
+	}
+	p.Return = ret / float64(B)
+	return p, nil
+}
+
+// coveredTasks returns the number of columns of the N x M matrix a with a
+// positive entry.
+func coveredTasks(a []float64, n, m int) int {
+	covered := 0
+	for j := 0; j < m; j++ {
+		for i := 0; i < n; i++ {
+			if a[i*m+j] > 0 {
+				covered++
+				break
+			}
+		}
+	}
+	return covered
+}
+
+// At returns agent i's mean effort on task j. It panics if i or j is out
+// of range.
+func (p *EffortProfile) At(i, j int) float64 {
+	if i < 0 || i >= p.Agents || j < 0 || j >= p.Tasks {
+		panic(fmt.Sprintf("simulate: effort profile index (%d, %d) out of range %d x %d", i, j, p.Agents, p.Tasks))
+	}
+	return p.Effort[i*p.Tasks+j]
+}
+
+// String formats the profile as a small table: one row per agent with its
+// mean effort on each task, then the fractions of steps covering 0, ...,
+// M tasks.
+func (p *EffortProfile) String() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "mean effort per step (%d steps), agent x task:\n", p.Steps)
+	for i := 0; i < p.Agents; i++ {
+		fmt.Fprintf(&sb, "  agent %d:", i+1)
+		for j := 0; j < p.Tasks; j++ {
+			fmt.Fprintf(&sb, " %.3f", p.At(i, j))
+		}
+		sb.WriteString("\n")
+	}
+	sb.WriteString("steps covering k tasks:")
+	for k, f := range p.Covered {
+		fmt.Fprintf(&sb, " k=%d %.3f", k, f)
+	}
+	fmt.Fprintf(&sb, "\nmean return %.4g\n", p.Return)
+	return sb.String()
+}

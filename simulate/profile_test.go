@@ -1,0 +1,164 @@
+package simulate
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// The discrete matrix game with constant choices: the profile is the
+// one-hot effort matrix of the choices, and the return R(A) of it.
+func TestProfileMatrixDiscrete(t *testing.T) {
+	g, err := NewMatrixGame(4, 3, 3, true, reward(t, "mean", "max"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol := ConstantPolicy{Actions: [][]float64{{0}, {0}, {2}}}
+	p, err := Profile(g, pol, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{1, 0, 0, 1, 0, 0, 0, 0, 1}
+	for k, w := range want {
+		if p.Effort[k] != w {
+			t.Errorf("Effort = %v, want %v", p.Effort, want)
+			break
+		}
+	}
+	if p.Steps != 4 {
+		t.Errorf("Steps = %d, want 4 (one step in each of 4 episodes)", p.Steps)
+	}
+	if wantCov := []float64{0, 0, 1, 0}; !equalSlices(p.Covered, wantCov) {
+		t.Errorf("Covered = %v, want %v (tasks 0 and 2)", p.Covered, wantCov)
+	}
+	if want := 2.0 / 3; math.Abs(p.Return-want) > 1e-15 {
+		t.Errorf("Return = %v, want mean(1, 0, 1) = %v", p.Return, want)
+	}
+	if got := p.At(2, 2); got != 1 {
+		t.Errorf("At(2, 2) = %v, want 1", got)
+	}
+}
+
+func equalSlices(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// In Tag with noisy reference chasers, the profile equals what Recorder
+// sees element by element, and its return equals Rollout's mean.
+func TestProfileTagAgainstRecorder(t *testing.T) {
+	const B = 6
+	for _, homogeneous := range []bool{false, true} {
+		g, err := Tag2v2(B, reward(t, "mean", "max"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol := g.ChaserPolicy(10, 0.3, 0.3, homogeneous)
+		p, err := Profile(g, pol, 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		N, M := g.Agents(), g.Tasks()
+		eff, cov := make([]float64, N*M), make([]float64, M+1)
+		steps, ret := 0, 0.0
+		for b := 0; b < B; b++ {
+			rec := NewRecorder(b)
+			if _, err := Rollout(g, pol, 11, rec); err != nil {
+				t.Fatal(err)
+			}
+			for k := 1; k < len(rec.Efforts); k++ { // record 0 is the reset
+				covered := 0
+				for j := 0; j < M; j++ {
+					any := false
+					for i := 0; i < N; i++ {
+						eff[i*M+j] += rec.Efforts[k][i*M+j]
+						any = any || rec.Efforts[k][i*M+j] > 0
+					}
+					if any {
+						covered++
+					}
+				}
+				cov[covered]++
+				steps++
+			}
+			ret += rec.Return()
+		}
+		if p.Steps != steps || steps != B*g.EpisodeLength() {
+			t.Fatalf("homogeneous %v: Steps = %d, recorded %d, want %d", homogeneous, p.Steps, steps, B*g.EpisodeLength())
+		}
+		for k := range eff {
+			if math.Abs(p.Effort[k]-eff[k]/float64(steps)) > 1e-12 {
+				t.Errorf("homogeneous %v: Effort = %v, recorded %v (divide by %d)", homogeneous, p.Effort, eff, steps)
+				break
+			}
+		}
+		for k := range cov {
+			if math.Abs(p.Covered[k]-cov[k]/float64(steps)) > 1e-12 {
+				t.Errorf("homogeneous %v: Covered = %v, recorded %v (divide by %d)", homogeneous, p.Covered, cov, steps)
+				break
+			}
+		}
+		if math.Abs(p.Return-ret/B) > 1e-9 {
+			t.Errorf("homogeneous %v: Return = %v, recorded mean %v", homogeneous, p.Return, ret/B)
+		}
+		if p.Covered[0] > 0.9 {
+			t.Errorf("homogeneous %v: no capture in %.0f%% of the steps; the test needs captures", homogeneous, 100*p.Covered[0])
+		}
+		if sum := p.Covered[0] + p.Covered[1] + p.Covered[2]; math.Abs(sum-1) > 1e-12 {
+			t.Errorf("homogeneous %v: Covered sums to %v, want 1", homogeneous, sum)
+		}
+	}
+}
+
+// Multi-goal-capture's efforts are rows of the simplex, so each agent's
+// mean effort sums to 1 over the goals.
+func TestProfileCaptureRows(t *testing.T) {
+	c := newCapture(t, CaptureConfig{Batch: 5, Reward: reward(t, "min", "max")})
+	p, err := Profile(c, NewLinearTanh(2, c.ObsDim(), 2, 0.5, 0.5, 1, 3), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < p.Agents; i++ {
+		if s := p.At(i, 0) + p.At(i, 1); math.Abs(s-1) > 1e-12 {
+			t.Errorf("agent %d's mean efforts sum to %v, want 1", i, s)
+		}
+	}
+	ret, err := Rollout(c, NewLinearTanh(2, c.ObsDim(), 2, 0.5, 0.5, 1, 3), 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := meanOf(ret); math.Abs(p.Return-m) > 1e-12 {
+		t.Errorf("Return = %v, Rollout's mean %v", p.Return, m)
+	}
+	if s := p.String(); !strings.Contains(s, "agent 2:") || !strings.Contains(s, "k=2") {
+		t.Errorf("String() = %q, want rows per agent and coverage", s)
+	}
+}
+
+func TestProfileBadPolicy(t *testing.T) {
+	g, _ := NewMatrixGame(1, 2, 2, false, reward(t, "mean", "max"))
+	if _, err := Profile(g, ConstantPolicy{Actions: [][]float64{{0, 0}, {0, 0}, {0, 0}}}, 1); err == nil {
+		t.Error("Profile with 3 actions for 2 agents: no error")
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.HasPrefix(r.(string), "simulate: ") {
+			t.Errorf("At out of range: recovered %v, want a simulate: panic", r)
+		}
+	}()
+	(&EffortProfile{Agents: 2, Tasks: 2, Effort: make([]float64, 4)}).At(2, 0)
+}
+
+func meanOf(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
