@@ -44,7 +44,7 @@ type example struct{ line, note string }
 var commandTable []*command
 
 func init() {
-	commandTable = []*command{gainsCommand, sweepCommand, predictCommand, trainCommand, reproduceCommand, helpCommand}
+	commandTable = []*command{gainsCommand, sweepCommand, predictCommand, trainCommand, reproduceCommand, inspectCommand, helpCommand}
 }
 
 func lookup(name string) *command {

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/simulate"
+)
+
+var inspectCommand = &command{
+	name:     "inspect",
+	summary:  "what trained teams do: each agent's effort on each task, specialists or not",
+	synopsis: "-dir DIR [-episodes E] [-seed S] [-task-params NAME=V,...]",
+	about: `
+Inspect loads the checkpoints of paired runs (of train or reproduce) and
+plays each team's deterministic policy on -episodes episodes from -seed,
+without training. For each team it prints the effort profile
+(simulate.Profile): each agent's mean effort on each task per step, the
+fractions of steps in which 0, 1, ..., M tasks received effort, and the
+mean return. It shows whether the heterogeneous team's agents specialised
+(each on a task of its own), behave alike, or leave the work to one agent.
+
+DIR is a run directory (one holding checkpoint.gob) or any directory
+above runs, such as a train -dir with its seed<k> directories or a
+reproduce -dir: every run below it is inspected, in path order (numbers
+in order of value). Both teams of a run play the same episodes.
+
+-task-params sets environment parameters for the episodes, as in train:
+for Tag, shaping=0,penalty=0 leaves the capture reward alone. In Tag a
+capture counts to the end of the episode, so an agent's effort on an
+escaper is the fraction of steps after it caught that escaper.`,
+	examples: []example{
+		{"hetgain inspect -dir runs/minmax", "the learned allocations of a matrix-game train run"},
+		{"hetgain inspect -dir results/tag-large/2v2/mean-max -task-params shaping=0,penalty=0",
+			"which chaser caught which escaper, capture reward alone"},
+	},
+	setup: setupInspect,
+}
+
+func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
+	dir := fs.String("dir", "", "a run directory, or a directory above runs (required)")
+	episodes := fs.Int("episodes", 512, "episodes per team")
+	seed := fs.Int64("seed", 1, "seed of the episodes")
+	taskParams := fs.String("task-params", "", "environment parameters of the episodes, as `shaping=0,penalty=0`")
+	return func(a *app, fs *flag.FlagSet) error {
+		if err := noArgs(fs); err != nil {
+			return err
+		}
+		if *dir == "" {
+			return usagef("-dir is required")
+		}
+		if *episodes < 1 {
+			return usagef("-episodes %d: want >= 1", *episodes)
+		}
+		runs, err := findRuns(*dir)
+		if err != nil {
+			return err
+		}
+		for _, run := range runs {
+			if err := inspectRun(a, run, *episodes, *seed, *taskParams); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// findRuns returns dir if it holds a checkpoint, else the directories
+// below dir that do, in natural order; an error if there are none.
+func findRuns(dir string) ([]string, error) {
+	if learn.HasCheckpoint(dir) {
+		return []string{dir}, nil
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("-dir %s is not a directory", dir)
+	}
+	var runs []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && learn.HasCheckpoint(path) {
+			runs = append(runs, path)
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("no run checkpoint (checkpoint.gob) in %s or below it", dir)
+	}
+	sort.Slice(runs, func(i, j int) bool { return naturalLess(runs[i], runs[j]) })
+	return runs, nil
+}
+
+// naturalLess orders strings as sort does, except that runs of digits
+// compare by value: seed2 before seed10.
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := leadingDigits(a), leadingDigits(b)
+		if da != "" && db != "" {
+			va, _ := strconv.ParseUint(da, 10, 64)
+			vb, _ := strconv.ParseUint(db, 10, 64)
+			if va != vb {
+				return va < vb
+			}
+			a, b = a[len(da):], b[len(db):]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func leadingDigits(s string) string {
+	k := 0
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	return s[:k]
+}
+
+// inspectRun prints the effort profiles of both teams of the run in dir.
+func inspectRun(a *app, dir string, episodes int, seed int64, taskParams string) error {
+	pair, err := learn.LoadPair(dir)
+	if err != nil {
+		return err
+	}
+	params := simulate.Params{}
+	if taskParams != "" {
+		p, err := parseTaskParams(taskParams, pair.Spec().Env)
+		if err != nil {
+			return usagef("-task-params: %v", err)
+		}
+		params = *p
+	}
+	fmt.Fprintf(a.stdout, "%s: %s, iteration %d, %d episodes from seed %d\n",
+		dir, pair.Spec().Env, pair.Het().Iteration(), episodes, seed)
+	for _, team := range []struct {
+		name string
+		t    *learn.Team
+	}{{"heterogeneous", pair.Het()}, {"homogeneous", pair.Hom()}} {
+		p, err := team.t.Profile(params, episodes, seed)
+		if err != nil {
+			return fmt.Errorf("%s: %s team: %w", dir, team.name, err)
+		}
+		fmt.Fprintf(a.stdout, "%s team, %s", team.name, indent(p.String()))
+	}
+	fmt.Fprintln(a.stdout)
+	return nil
+}
+
+// indent indents every line but the first of s by two spaces.
+func indent(s string) string {
+	return strings.ReplaceAll(strings.TrimSuffix(s, "\n"), "\n", "\n  ") + "\n"
+}

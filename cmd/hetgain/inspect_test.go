@@ -1,0 +1,114 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestInspectMatrix inspects tiny matrix-game runs. The game has one step
+// and a constant observation, so each deterministic team plays one
+// allocation A in every episode, and its mean return is min∘max of the
+// printed mean effort matrix.
+func TestInspectMatrix(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errOut := runArgs(trainArgs(dir, "-seeds", "10", "-iterations", "1", "-quiet")...); code != exitOK {
+		t.Fatalf("train: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut := runArgs("inspect", "-dir", dir, "-episodes", "3")
+	if code != exitOK {
+		t.Fatalf("inspect: exit %d, stderr %q", code, errOut)
+	}
+	// Every seed once, in the order of their numbers.
+	var seeds []string
+	for _, m := range regexp.MustCompile(`seed(\d+): matrix-cont N=2 M=2 U=min T=max, iteration 1, 3 episodes from seed 1`).FindAllStringSubmatch(out, -1) {
+		seeds = append(seeds, m[1])
+	}
+	if strings.Join(seeds, ",") != "1,2,3,4,5,6,7,8,9,10" {
+		t.Fatalf("runs inspected: %v, want seeds 1 to 10 in order:\n%s", seeds, out)
+	}
+	teams := regexp.MustCompile(`(?s)(heterogeneous|homogeneous) team, mean effort per step \(3 steps\), agent x task:\n`+
+		`\s+agent 1: (\S+) (\S+)\n\s+agent 2: (\S+) (\S+)\n\s+steps covering k tasks: k=0 (\S+) k=1 (\S+) k=2 (\S+)\n\s+mean return (\S+)\n`).FindAllStringSubmatch(out, -1)
+	if len(teams) != 20 {
+		t.Fatalf("%d team profiles, want 20:\n%s", len(teams), out)
+	}
+	for _, m := range teams {
+		v := make([]float64, 8)
+		for k := range v {
+			var err error
+			if v[k], err = strconv.ParseFloat(m[k+2], 64); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a := v[:4]
+		for i := 0; i < 2; i++ {
+			if s := a[2*i] + a[2*i+1]; math.Abs(s-1) > 2e-3 {
+				t.Errorf("%s team: agent %d's efforts sum to %v, want 1 (the simplex)", m[1], i+1, s)
+			}
+		}
+		if s := v[4] + v[5] + v[6]; math.Abs(s-1) > 2e-3 {
+			t.Errorf("%s team: coverage fractions sum to %v", m[1], s)
+		}
+		minMax := math.Min(math.Max(a[0], a[2]), math.Max(a[1], a[3]))
+		if math.Abs(v[7]-minMax) > 2e-3 {
+			t.Errorf("%s team: mean return %v, want min∘max of its efforts %v", m[1], v[7], minMax)
+		}
+	}
+	// One run directory alone.
+	code, one, _ := runArgs("inspect", "-dir", filepath.Join(dir, "seed2"), "-episodes", "3")
+	if code != exitOK || !strings.HasPrefix(one, filepath.Join(dir, "seed2")+":") || strings.Count(one, "heterogeneous team") != 1 {
+		t.Errorf("inspect one run: exit %d\n%s", code, one)
+	}
+}
+
+func TestInspectErrors(t *testing.T) {
+	empty := t.TempDir()
+	run := filepath.Join(t.TempDir(), "run")
+	if code, _, errOut := runArgs(trainArgs(run, "-seeds", "1", "-iterations", "1", "-quiet")...); code != exitOK {
+		t.Fatalf("train: exit %d, stderr %q", code, errOut)
+	}
+	if err := os.WriteFile(filepath.Join(empty, "note.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"inspect"}, exitUsage, "-dir is required"},
+		{[]string{"inspect", "-dir", run, "-episodes", "0"}, exitUsage, "-episodes 0"},
+		{[]string{"inspect", "-dir", run, "-task-params", "drag"}, exitUsage, `"drag" is not NAME=VALUE`},
+		{[]string{"inspect", "-dir", run, "-task-params", "shaping=0"}, exitUsage, "shaping"},
+		{[]string{"inspect", "-dir", empty}, exitError, "no run checkpoint"},
+		{[]string{"inspect", "-dir", filepath.Join(empty, "none")}, exitError, "is not a directory"},
+		{[]string{"inspect", "-dir", run, "extra"}, exitUsage, `unexpected argument "extra"`},
+	} {
+		code, _, errOut := runArgs(c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+func TestNaturalLess(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		less bool
+	}{
+		{"seed2", "seed10", true},
+		{"seed10", "seed2", false},
+		{"a/seed9/x", "a/seed10", true},
+		{"mean-max/seed3", "min-max/seed1", true},
+		{"seed1", "seed1", false},
+		{"seed", "seed1", true},
+		{"seed007", "seed8", true},
+	} {
+		if got := naturalLess(c.a, c.b); got != c.less {
+			t.Errorf("naturalLess(%q, %q) = %v, want %v", c.a, c.b, got, c.less)
+		}
+	}
+}
