@@ -29,6 +29,7 @@ import (
 	"../gain"
 	"../learn"
 	"../reproduce"
+	"../simulate"
 	"../tables"
 	"github.com/go-gota/gota/dataframe"
 )
@@ -91,6 +92,20 @@ figures.BandPanels("Matrix game N = M = 2, U = min, T = max", "frames per team",
 	figures.Panel{Title: "gain ΔR", Bands: []figures.Band{{Label: "ΔR learned", X: frames, Mean: evalGain}},
 		Reference: []float64{theory.Delta}},
 )
+"""),
+("markdown", r"""
+What did each team learn? `Team.Profile` plays a team's deterministic policy and averages the effort matrices it produces (`simulate.Profile`): agent $i$'s mean effort on task $j$, and the fraction of steps in which 0, 1 or 2 tasks got effort. The heterogeneous agents should each take a task of their own (a matrix near a permutation), the homogeneous ones the same row, near uniform. The command `hetgain inspect -dir DIR` prints the same for every run of a directory.
+"""),
+("code", r"""
+hetProfile, err := res.Pair.Het().Profile(simulate.Params{}, 16, 1)
+if err != nil {
+	panic(err)
+}
+homProfile, err := res.Pair.Hom().Profile(simulate.Params{}, 16, 1)
+if err != nil {
+	panic(err)
+}
+_, _ = fmt.Print("heterogeneous team, ", hetProfile, "\nhomogeneous team, ", homProfile)
 """),
 ("markdown", r"""
 ## 2 · All nine pairs, trained here
