@@ -611,6 +611,40 @@ func (h *hetgps) restore(extra []byte) error {
 	return h.setTheta()
 }
 
+// LoadHetGPS returns the teams of the HetGPS run in dir as its checkpoint
+// holds them, without training, with the checkpoint's θ set in their
+// environments, and that θ. It returns an error wrapping fs.ErrNotExist
+// if dir holds no checkpoint, and one wrapping ErrCheckpoint if the
+// checkpoint cannot be read or is not a HetGPS run's (LoadPair reads
+// those of paired runs).
+func LoadHetGPS(dir string) (*Pair, simulate.Params, error) {
+	var rec hetgpsRecord
+	ck, err := loadCheckpoint(dir, "load HetGPS", "a HetGPS run", &rec)
+	if err != nil {
+		return nil, simulate.Params{}, err
+	}
+	path := filepath.Join(dir, checkpointFile)
+	schedule, err := ParseSchedule(rec.Schedule)
+	if err != nil || rec.Algorithm != "HetGPS" || ck.Extra == nil {
+		return nil, simulate.Params{}, fmt.Errorf("learn: load HetGPS: %s is not the checkpoint of a HetGPS run: %w", path, ErrCheckpoint)
+	}
+	spec := HetGPSSpec{Run: rec.Run, Params: rec.Params, Schedule: schedule, AgentIters: rec.AgentIters,
+		EnvIters: rec.EnvIters, WarmUp: rec.WarmUp, Descent: rec.Descent, SGD: rec.SGD, ThetaLR: rec.ThetaLR,
+		GradEpisodes: rec.GradEpisodes, DeterministicGrad: rec.DeterministicGrad}
+	spec.Run.Iterations = rec.Iterations
+	h, err := newHetGPS(spec)
+	if err != nil {
+		return nil, simulate.Params{}, fmt.Errorf("learn: load HetGPS: %s: %w", path, err)
+	}
+	if err := h.pair.restore(ck); err != nil {
+		return nil, simulate.Params{}, err
+	}
+	if err := h.restore(ck.Extra); err != nil {
+		return nil, simulate.Params{}, err
+	}
+	return h.pair, h.theta.Clone(), nil
+}
+
 // seed returns the seed of the gradient episodes of iteration iter.
 func (h *hetgps) seed(iter int) int64 {
 	r := newRNG(h.spec.Run.Team.Seed, streamHetGPS, uint64(iter))

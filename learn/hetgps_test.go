@@ -3,6 +3,7 @@ package learn
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -536,5 +537,54 @@ func TestReadHetGPSLogCutShort(t *testing.T) {
 			t.Fatalf("log cut at byte %d of %d: %d rows, %v; want %d", cut, len(data), len(log), err, len(want))
 		}
 		hetgpsSameRows(t, fmt.Sprintf("cut at %d", cut), want, log)
+	}
+}
+
+// TestLoadHetGPS checks that LoadHetGPS restores the teams and θ a HetGPS
+// run left in its directory (bounded θ included, so the squash is undone
+// as the run does it) and plays them as the trained ones do; and that it
+// refuses directories without a HetGPS checkpoint.
+func TestLoadHetGPS(t *testing.T) {
+	for _, spec := range []HetGPSSpec{hetgpsMatrix(2, 5), hetgpsSmallCapture(3, 4)} {
+		dir := t.TempDir()
+		res, err := HetGPS(spec, Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pair, theta, err := LoadHetGPS(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := spec.Run.Env.Name
+		if !sameTeams(res.Pair, pair) || pair.Het().Iteration() != res.Pair.Het().Iteration() {
+			t.Errorf("%s: loaded teams differ from the trained ones", name)
+		}
+		if len(theta.Values) != len(res.Theta) {
+			t.Fatalf("%s: θ = %v, the run ended at %v", name, theta, res.Theta)
+		}
+		for k, v := range theta.Values {
+			if v != res.Theta[k] || theta.Names[k] != spec.Params[k].Name {
+				t.Errorf("%s: θ = %v, the run ended at %v", name, theta, res.Theta)
+			}
+			if v == spec.Params[k].Init {
+				t.Errorf("%s: %s did not move from %v; the test needs θ to move", name, theta.Names[k], v)
+			}
+			if got := pair.Het().EnvParams().Values[pair.Het().EnvParams().Index(theta.Names[k])]; got != v {
+				t.Errorf("%s: the loaded team's environment has %s = %v, want θ's %v", name, theta.Names[k], got, v)
+			}
+		}
+		h1, m1, err1 := res.Pair.Evaluate(5)
+		h2, m2, err2 := pair.Evaluate(5)
+		if err1 != nil || err2 != nil || h1 != h2 || m1 != m2 {
+			t.Errorf("%s: evaluation: trained %v %v (%v), loaded %v %v (%v)", name, h1, m1, err1, h2, m2, err2)
+		}
+	}
+	if _, _, err := LoadHetGPS(t.TempDir()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("empty directory: %v, want fs.ErrNotExist", err)
+	}
+	paired := t.TempDir()
+	mustTrain(t, smallSpec(2), Options{Dir: paired})
+	if _, _, err := LoadHetGPS(paired); !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "not the checkpoint of a HetGPS run") {
+		t.Errorf("paired-run directory: %v, want ErrCheckpoint", err)
 	}
 }

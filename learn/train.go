@@ -199,30 +199,52 @@ func mustJSON(v interface{}) []byte {
 // wrapping ErrCheckpoint if the checkpoint cannot be read or is not a
 // paired run's (HetGPS keeps other checkpoints).
 func LoadPair(dir string) (*Pair, error) {
-	path := filepath.Join(dir, checkpointFile)
-	ck, err := readCheckpoint(path)
+	var spec RunSpec
+	ck, err := loadCheckpoint(dir, "load pair", "a paired run", &spec)
 	if err != nil {
 		return nil, err
 	}
-	if ck == nil {
-		return nil, fmt.Errorf("learn: load pair: %s: %w", path, fs.ErrNotExist)
-	}
-	var spec RunSpec
-	dec := json.NewDecoder(bytes.NewReader(ck.Spec))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&spec); err != nil || len(ck.Teams) != 2 || ck.Extra != nil {
+	path := filepath.Join(dir, checkpointFile)
+	if ck.Extra != nil {
 		return nil, fmt.Errorf("learn: load pair: %s is not the checkpoint of a paired run: %w", path, ErrCheckpoint)
 	}
 	pair, err := NewPair(spec)
 	if err != nil {
 		return nil, fmt.Errorf("learn: load pair: %s: %w", path, err)
 	}
-	for k, t := range []*Team{pair.het, pair.hom} {
+	return pair, pair.restore(ck)
+}
+
+// loadCheckpoint reads the checkpoint in dir, which must hold two teams,
+// and decodes its specification into spec, refusing unknown fields. Its
+// errors start with "learn: what:"; they wrap fs.ErrNotExist if there is
+// no checkpoint and ErrCheckpoint if it cannot be read or does not fit
+// spec (then saying it is not the checkpoint of kind).
+func loadCheckpoint(dir, what, kind string, spec interface{}) (*checkpoint, error) {
+	path := filepath.Join(dir, checkpointFile)
+	ck, err := readCheckpoint(path)
+	if err != nil {
+		return nil, err
+	}
+	if ck == nil {
+		return nil, fmt.Errorf("learn: %s: %s: %w", what, path, fs.ErrNotExist)
+	}
+	dec := json.NewDecoder(bytes.NewReader(ck.Spec))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(spec); err != nil || len(ck.Teams) != 2 {
+		return nil, fmt.Errorf("learn: %s: %s is not the checkpoint of %s: %w", what, path, kind, ErrCheckpoint)
+	}
+	return ck, nil
+}
+
+// restore sets both teams to the states of ck.
+func (p *Pair) restore(ck *checkpoint) error {
+	for k, t := range []*Team{p.het, p.hom} {
 		if err := t.restore(ck.Teams[k]); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return pair, nil
+	return nil
 }
 
 // ReadLog reads the log.csv of the paired run in dir: every row written

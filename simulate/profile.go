@@ -22,7 +22,13 @@ type EffortProfile struct {
 	// the one-step matrix game it is the mean of the agents' choices.
 	Effort []float64
 	// Covered[k], k = 0, ..., M, is the fraction of the steps counted in
-	// which exactly k tasks received positive effort from some agent.
+	// which exactly k tasks were covered: had an agent that put more than
+	// CoverEffort, half of its unit of effort, on it. So an agent covers
+	// at most one task. Where efforts are 0 or 1 (Tag, the discrete matrix
+	// game) a task is covered when some agent works on it; with
+	// continuous efforts, when some agent works mainly on it, and
+	// Covered[M] is the fraction of steps in which the team's agents
+	// split over all the tasks.
 	Covered []float64
 	// Return is the mean undiscounted return of the batch's episodes.
 	Return float64
@@ -65,13 +71,17 @@ func Profile(env Env, pol Policy, seed int64) (*EffortProfile, error) {
 	return p, nil
 }
 
-// coveredTasks returns the number of columns of the N x M matrix a with a
-// positive entry.
+// CoverEffort is the effort an agent must exceed on a task to cover it
+// (see EffortProfile.Covered).
+const CoverEffort = 0.5
+
+// coveredTasks returns the number of columns of the N x M matrix a with an
+// entry above CoverEffort.
 func coveredTasks(a []float64, n, m int) int {
 	covered := 0
 	for j := 0; j < m; j++ {
 		for i := 0; i < n; i++ {
-			if a[i*m+j] > 0 {
+			if a[i*m+j] > CoverEffort {
 				covered++
 				break
 			}
@@ -90,8 +100,8 @@ func (p *EffortProfile) At(i, j int) float64 {
 }
 
 // String formats the profile as a small table: one row per agent with its
-// mean effort on each task, then the fractions of steps covering 0, ...,
-// M tasks.
+// mean effort on each task, then the fractions of steps in which 0, ...,
+// M tasks were covered, then the mean return.
 func (p *EffortProfile) String() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "mean effort per step (%d steps), agent x task:\n", p.Steps)
@@ -102,7 +112,7 @@ func (p *EffortProfile) String() string {
 		}
 		sb.WriteString("\n")
 	}
-	sb.WriteString("steps covering k tasks:")
+	fmt.Fprintf(&sb, "steps with k tasks covered (an agent's effort > %v):", CoverEffort)
 	for k, f := range p.Covered {
 		fmt.Fprintf(&sb, " k=%d %.3f", k, f)
 	}

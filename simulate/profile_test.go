@@ -79,7 +79,7 @@ func TestProfileTagAgainstRecorder(t *testing.T) {
 					any := false
 					for i := 0; i < N; i++ {
 						eff[i*M+j] += rec.Efforts[k][i*M+j]
-						any = any || rec.Efforts[k][i*M+j] > 0
+						any = any || rec.Efforts[k][i*M+j] > 0.5
 					}
 					if any {
 						covered++
@@ -161,4 +161,40 @@ func meanOf(x []float64) float64 {
 		s += v
 	}
 	return s / float64(len(x))
+}
+
+// With continuous efforts a task is covered by an agent that puts more
+// than half of its effort on it.
+func TestProfileCoveredContinuous(t *testing.T) {
+	g, err := NewMatrixGame(1, 3, 3, false, reward(t, "mean", "max"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Actions u in [-1, 1]^3 map to efforts (u + 1)/sum(u + 1).
+	for _, c := range []struct {
+		actions [][]float64
+		covered int
+	}{
+		{[][]float64{{1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}}, 3}, // specialists
+		{[][]float64{{1, -1, -1}, {1, -1, -1}, {-1, -1, 1}}, 2},
+		{[][]float64{{0, 0, 0}}, 0},     // uniform rows: 1/3 each
+		{[][]float64{{1, 1, -1}}, 0},    // 1/2 and 1/2 is not more than half
+		{[][]float64{{1, 0.9, -1}}, 1},  // 2/3.9 > 1/2 on task 0
+		{[][]float64{{-1, 1, -0.2}}, 1}, // 2/2.8 on task 1
+	} {
+		p, err := Profile(g, ConstantPolicy{Actions: c.actions}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, f := range p.Covered {
+			want := 0.0
+			if k == c.covered {
+				want = 1
+			}
+			if f != want {
+				t.Errorf("actions %v: Covered = %v, want %d tasks covered", c.actions, p.Covered, c.covered)
+				break
+			}
+		}
+	}
 }

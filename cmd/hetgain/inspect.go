@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -19,13 +20,15 @@ var inspectCommand = &command{
 	summary:  "what trained teams do: each agent's effort on each task, specialists or not",
 	synopsis: "-dir DIR [-episodes E] [-seed S] [-task-params NAME=V,...]",
 	about: `
-Inspect loads the checkpoints of paired runs (of train or reproduce) and
-plays each team's deterministic policy on -episodes episodes from -seed,
-without training. For each team it prints the effort profile
-(simulate.Profile): each agent's mean effort on each task per step, the
-fractions of steps in which 0, 1, ..., M tasks received effort, and the
-mean return. It shows whether the heterogeneous team's agents specialised
-(each on a task of its own), behave alike, or leave the work to one agent.
+Inspect loads the checkpoints of paired runs (of train or reproduce) or
+of HetGPS runs (of hetgps; then at their θ) and plays each team's
+deterministic policy on -episodes episodes from -seed, without training.
+For each team it prints the effort profile (simulate.Profile): each
+agent's mean effort on each task per step, the fractions of steps in
+which 0, 1, ..., M tasks were covered (some agent put more than half of
+its effort on them), and the mean return. It shows whether the
+heterogeneous team's agents specialised (each on a task of its own),
+behave alike, or leave the work to one agent.
 
 DIR is a run directory (one holding checkpoint.gob) or any directory
 above runs, such as a train -dir with its seed<k> directories or a
@@ -134,7 +137,7 @@ func leadingDigits(s string) string {
 
 // inspectRun prints the effort profiles of both teams of the run in dir.
 func inspectRun(a *app, dir string, episodes int, seed int64, taskParams string) error {
-	pair, err := learn.LoadPair(dir)
+	pair, theta, err := loadTeams(dir)
 	if err != nil {
 		return err
 	}
@@ -148,6 +151,9 @@ func inspectRun(a *app, dir string, episodes int, seed int64, taskParams string)
 	}
 	fmt.Fprintf(a.stdout, "%s: %s, iteration %d, %d episodes from seed %d\n",
 		dir, pair.Spec().Env, pair.Het().Iteration(), episodes, seed)
+	if theta != nil {
+		fmt.Fprintf(a.stdout, "HetGPS θ: %v\n", *theta)
+	}
 	for _, team := range []struct {
 		name string
 		t    *learn.Team
@@ -160,6 +166,20 @@ func inspectRun(a *app, dir string, episodes int, seed int64, taskParams string)
 	}
 	fmt.Fprintln(a.stdout)
 	return nil
+}
+
+// loadTeams loads the teams of the paired run (LoadPair) or HetGPS run
+// (LoadHetGPS, then also its θ) in dir.
+func loadTeams(dir string) (*learn.Pair, *simulate.Params, error) {
+	pair, err := learn.LoadPair(dir)
+	if !errors.Is(err, learn.ErrCheckpoint) {
+		return pair, nil, err
+	}
+	pair, theta, err2 := learn.LoadHetGPS(dir)
+	if err2 != nil {
+		return nil, nil, fmt.Errorf("%v; %v", err, err2)
+	}
+	return pair, &theta, nil
 }
 
 // indent indents every line but the first of s by two spaces.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hetgain/hetgain/learn"
 )
 
 // TestInspectMatrix inspects tiny matrix-game runs. The game has one step
@@ -32,7 +35,7 @@ func TestInspectMatrix(t *testing.T) {
 		t.Fatalf("runs inspected: %v, want seeds 1 to 10 in order:\n%s", seeds, out)
 	}
 	teams := regexp.MustCompile(`(?s)(heterogeneous|homogeneous) team, mean effort per step \(3 steps\), agent x task:\n`+
-		`\s+agent 1: (\S+) (\S+)\n\s+agent 2: (\S+) (\S+)\n\s+steps covering k tasks: k=0 (\S+) k=1 (\S+) k=2 (\S+)\n\s+mean return (\S+)\n`).FindAllStringSubmatch(out, -1)
+		`\s+agent 1: (\S+) (\S+)\n\s+agent 2: (\S+) (\S+)\n\s+steps with k tasks covered \(an agent's effort > 0.5\): k=0 (\S+) k=1 (\S+) k=2 (\S+)\n\s+mean return (\S+)\n`).FindAllStringSubmatch(out, -1)
 	if len(teams) != 20 {
 		t.Fatalf("%d team profiles, want 20:\n%s", len(teams), out)
 	}
@@ -110,5 +113,28 @@ func TestNaturalLess(t *testing.T) {
 		if got := naturalLess(c.a, c.b); got != c.less {
 			t.Errorf("naturalLess(%q, %q) = %v, want %v", c.a, c.b, got, c.less)
 		}
+	}
+}
+
+// TestInspectHetGPS inspects a HetGPS run: its teams play at the θ the
+// run ended with, which the header gives as the log's last θ.
+func TestInspectHetGPS(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "hg")
+	if code, _, errOut := runArgs(hetgpsTinyArgs(dir, "-seeds", "1", "-quiet")...); code != exitOK {
+		t.Fatalf("hetgps: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut := runArgs("inspect", "-dir", dir, "-episodes", "2")
+	if code != exitOK {
+		t.Fatalf("inspect: exit %d, stderr %q", code, errOut)
+	}
+	log, _, err := learn.ReadHetGPSLog(filepath.Join(dir, "matrix", "seed1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := log[len(log)-1].Theta
+	want := fmt.Sprintf("HetGPS θ: {T.t=%v U.t=%v}\n", last[0], last[1])
+	if !strings.Contains(out, filepath.Join(dir, "matrix", "seed1")+": matrix-cont N=2 M=2") || !strings.Contains(out, want) ||
+		strings.Count(out, "homogeneous team, mean effort") != 1 {
+		t.Errorf("inspect of a HetGPS run:\n%s\nwant the header %q", out, want)
 	}
 }
