@@ -32,6 +32,7 @@ import (
 	"../gain"
 	"../learn"
 	"../reproduce"
+	"../simulate"
 	"../tables"
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -158,6 +159,23 @@ show(dataframe.New(
 	series.New(learned, series.Float, "learned gain"),
 	series.New(optHet, series.Float, "R_het*"), series.New(optHom, series.Float, "R_hom*"), series.New(optGain, series.Float, "best gain"),
 ))
+"""),
+("markdown", r"""
+What the teams do at the end, at the learned $\theta$: each agent's mean efforts on the two tasks (`Team.Profile`; `hetgain inspect -dir DIR` prints the same for the runs of a directory, HetGPS ones included).
+"""),
+("code", r"""
+for k, res := range runs {
+	het, err := res.Pair.Het().Profile(simulate.Params{}, 16, 1)
+	if err != nil {
+		panic(err)
+	}
+	hom, err := res.Pair.Hom().Profile(simulate.Params{}, 16, 1)
+	if err != nil {
+		panic(err)
+	}
+	_, _ = fmt.Printf("seed %d: heterogeneous agents (%.3f, %.3f) and (%.3f, %.3f); homogeneous (%.3f, %.3f) and (%.3f, %.3f)\n", k+1,
+		het.At(0, 0), het.At(0, 1), het.At(1, 0), het.At(1, 1), hom.At(0, 0), hom.At(0, 1), hom.At(1, 0), hom.At(1, 1))
+}
 """),
 ("markdown", r"""
 Where the search succeeded, $T$ is strictly Schur-convex, so by Theorem 3.1 there is a gain unless the best homogeneous allocation is trivial (every agent on the same task), and $U$ is strictly Schur-concave, which is what makes the trivial allocation a poor one (as $\tau_U \to -\infty$, $U \to \min$ scores it 0). The learned gain is close to the best gain at the learned $\theta$, even a little above it where the homogeneous team has not quite reached its optimum $R^*_\mathrm{hom} = 1/2$ (columns `het eval` and `hom eval`). Where the search failed, $T$ is Schur-concave and Theorem 3.2 says the best gain is 0: the teams learned all that the theory allows.
