@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -28,7 +29,7 @@ func TestProfileMatrixDiscrete(t *testing.T) {
 	if p.Steps != 4 {
 		t.Errorf("Steps = %d, want 4 (one step in each of 4 episodes)", p.Steps)
 	}
-	if wantCov := []float64{0, 0, 1, 0}; !equalSlices(p.Covered, wantCov) {
+	if wantCov := []float64{0, 0, 1, 0}; !reflect.DeepEqual(p.Covered, wantCov) {
 		t.Errorf("Covered = %v, want %v (tasks 0 and 2)", p.Covered, wantCov)
 	}
 	if want := 2.0 / 3; math.Abs(p.Return-want) > 1e-15 {
@@ -37,18 +38,6 @@ func TestProfileMatrixDiscrete(t *testing.T) {
 	if got := p.At(2, 2); got != 1 {
 		t.Errorf("At(2, 2) = %v, want 1", got)
 	}
-}
-
-func equalSlices(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
 }
 
 // In Tag with noisy reference chasers, the profile equals what Recorder
