@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hetgain/hetgain/internal/atomicfile"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
 )
@@ -18,7 +21,7 @@ import (
 var inspectCommand = &command{
 	name:     "inspect",
 	summary:  "what trained teams do: each agent's effort on each task, specialists or not",
-	synopsis: "-dir DIR [-episodes E] [-seed S] [-task-params NAME=V,...]",
+	synopsis: "-dir DIR [-episodes E] [-seed S] [-task-params NAME=V,...] [-csv FILE]",
 	about: `
 Inspect loads the checkpoints of paired runs (of train or reproduce) or
 of HetGPS runs (of hetgps; then at their θ) and plays each team's
@@ -35,14 +38,19 @@ above runs, such as a train -dir with its seed<k> directories or a
 reproduce -dir: every run below it is inspected, in path order (numbers
 in order of value). Both teams of a run play the same episodes.
 
+-csv FILE also writes the profiles as a table, one row per run and team
+(full precision): run, team, iteration, episodes, steps, return, then
+effort_<i>_<j> for agent i and task j (from 1), then covered_<k> for k =
+0, ..., M. All runs must then have the same N and M.
+
 -task-params sets environment parameters for the episodes, as in train:
 for Tag, shaping=0,penalty=0 leaves the capture reward alone. In Tag a
 capture counts to the end of the episode, so an agent's effort on an
 escaper is the fraction of steps after it caught that escaper.`,
 	examples: []example{
 		{"hetgain inspect -dir runs/minmax", "the learned allocations of a matrix-game train run"},
-		{"hetgain inspect -dir results/tag-large/2v2/mean-max -task-params shaping=0,penalty=0",
-			"which chaser caught which escaper, capture reward alone"},
+		{"hetgain inspect -dir results/tag-large/2v2/mean-max -task-params shaping=0,penalty=0 -csv mean-max.csv",
+			"which chaser caught which escaper, capture reward alone; also as a table"},
 	},
 	setup: setupInspect,
 }
@@ -52,6 +60,7 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	episodes := fs.Int("episodes", 512, "episodes per team")
 	seed := fs.Int64("seed", 1, "seed of the episodes")
 	taskParams := fs.String("task-params", "", "environment parameters of the episodes, as `shaping=0,penalty=0`")
+	csvPath := fs.String("csv", "", "also write the profiles to this CSV `file`")
 	return func(a *app, fs *flag.FlagSet) error {
 		if err := noArgs(fs); err != nil {
 			return err
@@ -66,14 +75,74 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err != nil {
 			return err
 		}
+		var rows []profileRow
 		for _, run := range runs {
-			if err := inspectRun(a, run, *episodes, *seed, *taskParams); err != nil {
+			r, err := inspectRun(a, run, *episodes, *seed, *taskParams)
+			if err != nil {
 				return err
 			}
+			rows = append(rows, r...)
 		}
+		if *csvPath == "" {
+			return nil
+		}
+		if err := atomicfile.Write(*csvPath, func(w io.Writer) error { return writeProfiles(w, rows) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "wrote %s\n", *csvPath)
 		return nil
 	}
 }
+
+// profileRow is one team's profile in one run, a row of inspect's CSV.
+type profileRow struct {
+	run, team        string
+	iteration, count int // count: episodes
+	profile          *simulate.EffortProfile
+}
+
+// writeProfiles writes rows as CSV at full precision; all profiles must
+// have the same N and M.
+func writeProfiles(w io.Writer, rows []profileRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	n, m := rows[0].profile.Agents, rows[0].profile.Tasks
+	header := []string{"run", "team", "iteration", "episodes", "steps", "return"}
+	for i := 1; i <= n; i++ {
+		for j := 1; j <= m; j++ {
+			header = append(header, fmt.Sprintf("effort_%d_%d", i, j))
+		}
+	}
+	for k := 0; k <= m; k++ {
+		header = append(header, fmt.Sprintf("covered_%d", k))
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		p := r.profile
+		if p.Agents != n || p.Tasks != m {
+			return fmt.Errorf("-csv: %s has N = %d, M = %d, the first run N = %d, M = %d; inspect them separately",
+				r.run, p.Agents, p.Tasks, n, m)
+		}
+		rec := []string{r.run, r.team, strconv.Itoa(r.iteration), strconv.Itoa(r.count), strconv.Itoa(p.Steps), formatFull(p.Return)}
+		for _, v := range p.Effort {
+			rec = append(rec, formatFull(v))
+		}
+		for _, v := range p.Covered {
+			rec = append(rec, formatFull(v))
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func formatFull(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // findRuns returns dir if it holds a checkpoint, else the directories
 // below dir that do, in natural order; an error if there are none.
@@ -135,17 +204,18 @@ func leadingDigits(s string) string {
 	return s[:k]
 }
 
-// inspectRun prints the effort profiles of both teams of the run in dir.
-func inspectRun(a *app, dir string, episodes int, seed int64, taskParams string) error {
+// inspectRun prints the effort profiles of both teams of the run in dir
+// and returns them.
+func inspectRun(a *app, dir string, episodes int, seed int64, taskParams string) ([]profileRow, error) {
 	pair, theta, err := loadTeams(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	params := simulate.Params{}
 	if taskParams != "" {
 		p, err := parseTaskParams(taskParams, pair.Spec().Env)
 		if err != nil {
-			return usagef("-task-params: %v", err)
+			return nil, usagef("-task-params: %v", err)
 		}
 		params = *p
 	}
@@ -154,18 +224,20 @@ func inspectRun(a *app, dir string, episodes int, seed int64, taskParams string)
 	if theta != nil {
 		fmt.Fprintf(a.stdout, "HetGPS θ: %v\n", *theta)
 	}
+	var rows []profileRow
 	for _, team := range []struct {
 		name string
 		t    *learn.Team
 	}{{"heterogeneous", pair.Het()}, {"homogeneous", pair.Hom()}} {
 		p, err := team.t.Profile(params, episodes, seed)
 		if err != nil {
-			return fmt.Errorf("%s: %s team: %w", dir, team.name, err)
+			return nil, fmt.Errorf("%s: %s team: %w", dir, team.name, err)
 		}
 		fmt.Fprintf(a.stdout, "%s team, %s", team.name, indent(p.String()))
+		rows = append(rows, profileRow{run: dir, team: team.name, iteration: team.t.Iteration(), count: episodes, profile: p})
 	}
 	fmt.Fprintln(a.stdout)
-	return nil
+	return rows, nil
 }
 
 // loadTeams loads the teams of the paired run (LoadPair) or HetGPS run

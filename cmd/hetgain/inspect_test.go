@@ -61,10 +61,57 @@ func TestInspectMatrix(t *testing.T) {
 			t.Errorf("%s team: mean return %v, want min∘max of its efforts %v", m[1], v[7], minMax)
 		}
 	}
+	// -csv: the same profiles at full precision, one row per run and team.
+	csvPath := filepath.Join(t.TempDir(), "p.csv")
+	code, out2, errOut := runArgs("inspect", "-dir", dir, "-episodes", "3", "-csv", csvPath)
+	if code != exitOK || !strings.HasPrefix(out2, out) || !strings.HasSuffix(out2, "wrote "+csvPath+"\n") {
+		t.Fatalf("inspect -csv: exit %d, stderr %q, stdout\n%s", code, errOut, out2)
+	}
+	recs := readCSV(t, readFile(t, csvPath))
+	wantHeader := "run,team,iteration,episodes,steps,return,effort_1_1,effort_1_2,effort_2_1,effort_2_2,covered_0,covered_1,covered_2"
+	if strings.Join(recs[0], ",") != wantHeader || len(recs) != 21 {
+		t.Fatalf("CSV header %v and %d rows, want %s and 20 rows", recs[0], len(recs)-1, wantHeader)
+	}
+	for k, r := range recs[1:] {
+		m := teams[k]
+		if r[0] != filepath.Join(dir, "seed"+seeds[k/2]) || r[1] != m[1] || r[2] != "1" || r[3] != "3" || r[4] != "3" {
+			t.Errorf("CSV row %d: %v", k+1, r)
+		}
+		v := make([]float64, 8) // return, 4 efforts, 3 coverages
+		for c, group := range []int{9, 2, 3, 4, 5, 6, 7, 8} {
+			v[c] = parseFloat(t, r[c+5])
+			if printed := parseFloat(t, m[group]); math.Abs(v[c]-printed) > 5e-4 {
+				t.Errorf("CSV row %d column %s = %v, printed %v", k+1, recs[0][c+5], v[c], printed)
+			}
+		}
+		if minMax := math.Min(math.Max(v[1], v[3]), math.Max(v[2], v[4])); math.Abs(v[0]-minMax) > 1e-12 {
+			t.Errorf("CSV row %d: return %v, min∘max of its efforts %v", k+1, v[0], minMax)
+		}
+	}
+
 	// One run directory alone.
 	code, one, _ := runArgs("inspect", "-dir", filepath.Join(dir, "seed2"), "-episodes", "3")
 	if code != exitOK || !strings.HasPrefix(one, filepath.Join(dir, "seed2")+":") || strings.Count(one, "heterogeneous team") != 1 {
 		t.Errorf("inspect one run: exit %d\n%s", code, one)
+	}
+}
+
+// TestInspectCSVShapes refuses a table of runs of different sizes.
+func TestInspectCSVShapes(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ sub, n string }{{"a", "2"}, {"b", "3"}} {
+		args := trainArgs(filepath.Join(dir, c.sub), "-seeds", "1", "-iterations", "1", "-quiet", "-N", c.n)
+		if code, _, errOut := runArgs(args...); code != exitOK {
+			t.Fatalf("train: exit %d, stderr %q", code, errOut)
+		}
+	}
+	csvPath := filepath.Join(dir, "p.csv")
+	code, _, errOut := runArgs("inspect", "-dir", dir, "-episodes", "2", "-csv", csvPath)
+	if code != exitError || !strings.Contains(errOut, "has N = 3, M = 2, the first run N = 2, M = 2") {
+		t.Errorf("mixed sizes: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(csvPath); err == nil {
+		t.Error("mixed sizes: the CSV was written")
 	}
 }
 
