@@ -180,8 +180,11 @@ func naturalLess(a, b string) bool {
 	for a != "" && b != "" {
 		da, db := leadingDigits(a), leadingDigits(b)
 		if da != "" && db != "" {
-			va, _ := strconv.ParseUint(da, 10, 64)
-			vb, _ := strconv.ParseUint(db, 10, 64)
+			// Compare the values without parsing, so any length works.
+			va, vb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
+			if len(va) != len(vb) {
+				return len(va) < len(vb)
+			}
 			if va != vb {
 				return va < vb
 			}

@@ -156,6 +156,7 @@ func TestNaturalLess(t *testing.T) {
 		{"seed1", "seed1", false},
 		{"seed", "seed1", true},
 		{"seed007", "seed8", true},
+		{"seed99999999999999999999999", "seed100000000000000000000000", true},
 	} {
 		if got := naturalLess(c.a, c.b); got != c.less {
 			t.Errorf("naturalLess(%q, %q) = %v, want %v", c.a, c.b, got, c.less)
@@ -184,4 +185,23 @@ func TestInspectHetGPS(t *testing.T) {
 		strings.Count(out, "homogeneous team, mean effort") != 1 {
 		t.Errorf("inspect of a HetGPS run:\n%s\nwant the header %q", out, want)
 	}
+}
+
+// FuzzNaturalLess checks that naturalLess is a strict ordering: never
+// a < a, never both a < b and b < a, and a < b < c implies a < c.
+func FuzzNaturalLess(f *testing.F) {
+	f.Add("seed2", "seed10", "seed9")
+	f.Add("a/seed007/x", "a/seed7", "a/seed7/x")
+	f.Add("", "1", "01")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		if naturalLess(a, a) {
+			t.Errorf("naturalLess(%q, %q) is true", a, a)
+		}
+		if naturalLess(a, b) && naturalLess(b, a) {
+			t.Errorf("%q and %q are each less than the other", a, b)
+		}
+		if naturalLess(a, b) && naturalLess(b, c) && !naturalLess(a, c) {
+			t.Errorf("%q < %q < %q but not %q < %q", a, b, c, a, c)
+		}
+	})
 }
