@@ -20,6 +20,10 @@ type EffortProfile struct {
 	// agent i's effort on task j averaged over the steps counted. In Tag
 	// it is the fraction of steps in which chaser i holds escaper j; in
 	// the one-step matrix game it is the mean of the agents' choices.
+	// Where tasks are placed at random (Multi-goal-capture), which agent
+	// takes which task can change from episode to episode, so that Effort
+	// can look uniform for a team of specialists; Covered still shows
+	// that they split.
 	Effort []float64
 	// Covered[k], k = 0, ..., M, is the fraction of the steps counted in
 	// which exactly k tasks were covered: had an agent that put more than
