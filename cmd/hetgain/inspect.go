@@ -96,9 +96,9 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 
 // profileRow is one team's profile in one run, a row of inspect's CSV.
 type profileRow struct {
-	run, team        string
-	iteration, count int // count: episodes
-	profile          *simulate.EffortProfile
+	run, team           string
+	iteration, episodes int
+	profile             *simulate.EffortProfile
 }
 
 // writeProfiles writes rows as CSV at full precision; all profiles must
@@ -127,7 +127,7 @@ func writeProfiles(w io.Writer, rows []profileRow) error {
 			return fmt.Errorf("-csv: %s has N = %d, M = %d, the first run N = %d, M = %d; inspect them separately",
 				r.run, p.Agents, p.Tasks, n, m)
 		}
-		rec := []string{r.run, r.team, strconv.Itoa(r.iteration), strconv.Itoa(r.count), strconv.Itoa(p.Steps), formatFull(p.Return)}
+		rec := []string{r.run, r.team, strconv.Itoa(r.iteration), strconv.Itoa(r.episodes), strconv.Itoa(p.Steps), formatFull(p.Return)}
 		for _, v := range p.Effort {
 			rec = append(rec, formatFull(v))
 		}
@@ -237,7 +237,7 @@ func inspectRun(a *app, dir string, episodes int, seed int64, taskParams string)
 			return nil, fmt.Errorf("%s: %s team: %w", dir, team.name, err)
 		}
 		fmt.Fprintf(a.stdout, "%s team, %s", team.name, indent(p.String()))
-		rows = append(rows, profileRow{run: dir, team: team.name, iteration: team.t.Iteration(), count: episodes, profile: p})
+		rows = append(rows, profileRow{run: dir, team: team.name, iteration: team.t.Iteration(), episodes: episodes, profile: p})
 	}
 	fmt.Fprintln(a.stdout)
 	return rows, nil
