@@ -196,3 +196,7 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
 	return found
 }
+
+// formatFull formats v at full precision, as the CSV files of the commands
+// (and tables.WriteCSV) write floats.
+func formatFull(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

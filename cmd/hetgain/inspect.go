@@ -142,8 +142,6 @@ func writeProfiles(w io.Writer, rows []profileRow) error {
 	return cw.Error()
 }
 
-func formatFull(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
 // findRuns returns dir if it holds a checkpoint, else the directories
 // below dir that do, in natural order; an error if there are none.
 func findRuns(dir string) ([]string, error) {

@@ -97,7 +97,7 @@ func settingFields(s *settings) []struct {
 	flags []string
 	value string
 } {
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	f := formatFull
 	return []struct {
 		name  string
 		flags []string
@@ -435,7 +435,7 @@ func (j *sweepJob) columns() []string {
 
 // record is the CSV row of a cell, formatted as tables.WriteCSV does.
 func (j *sweepJob) record(c gain.Cell) []string {
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	f := formatFull
 	s := &j.settings
 	rec := []string{f(c.Inner), f(c.Outer), strconv.Itoa(s.N), strconv.Itoa(s.M), f(c.Het), f(c.Hom), f(c.Delta)}
 	if j.hasBound {
