@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -34,6 +35,16 @@ type EffortProfile struct {
 	// Covered[M] is the fraction of steps in which the team's agents
 	// split over all the tasks.
 	Covered []float64
+	// Diversity is how differently the agents spread their effort at the
+	// same step: the mean, over the steps counted and over the pairs of
+	// agents i < k, of half the L1 distance between rows i and k of the
+	// step's effort matrix. It is 0 when all agents put the same effort on
+	// the same tasks at every step and 1 when every pair works on disjoint
+	// tasks with a full unit of effort each; one agent working while the
+	// other does nothing is 1/2. Unlike Effort it is taken step by step, so
+	// it shows specialists whose tasks change from episode to episode.
+	// It is 0 for one agent.
+	Diversity float64
 	// Return is the mean undiscounted return of the batch's episodes.
 	Return float64
 }
@@ -56,6 +67,7 @@ func Profile(env Env, pol Policy, seed int64) (*EffortProfile, error) {
 				p.Effort[k] += v
 			}
 			p.Covered[coveredTasks(a, N, M)]++
+			p.Diversity += rowDistance(a, N, M)
 			p.Steps++
 			ret += rw[b]
 		}
@@ -70,6 +82,7 @@ func Profile(env Env, pol Policy, seed int64) (*EffortProfile, error) {
 		for k := range p.Covered {
 			p.Covered[k] /= float64(p.Steps)
 		}
+		p.Diversity /= float64(p.Steps)
 	}
 	p.Return = ret / float64(B)
 	return p, nil
@@ -94,6 +107,23 @@ func coveredTasks(a []float64, n, m int) int {
 	return covered
 }
 
+// rowDistance returns the mean over pairs of rows i < k of the N x M
+// matrix a of half the L1 distance between them, and 0 if n < 2.
+func rowDistance(a []float64, n, m int) float64 {
+	if n < 2 {
+		return 0
+	}
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		for k := i + 1; k < n; k++ {
+			for j := 0; j < m; j++ {
+				sum += math.Abs(a[i*m+j] - a[k*m+j])
+			}
+		}
+	}
+	return sum / float64(n*(n-1)) // ½ · sum / (n(n−1)/2)
+}
+
 // At returns agent i's mean effort on task j. It panics if i or j is out
 // of range.
 func (p *EffortProfile) At(i, j int) float64 {
@@ -105,7 +135,7 @@ func (p *EffortProfile) At(i, j int) float64 {
 
 // String formats the profile as a small table: one row per agent with its
 // mean effort on each task, then the fractions of steps in which 0, ...,
-// M tasks were covered, then the mean return.
+// M tasks were covered, then the diversity and the mean return.
 func (p *EffortProfile) String() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "mean effort per step (%d steps), agent x task:\n", p.Steps)
@@ -120,6 +150,7 @@ func (p *EffortProfile) String() string {
 	for k, f := range p.Covered {
 		fmt.Fprintf(&sb, " k=%d %.3f", k, f)
 	}
+	fmt.Fprintf(&sb, "\ndiversity (mean half-L1 distance between agents' rows per step) %.3f", p.Diversity)
 	fmt.Fprintf(&sb, "\nmean return %.4g\n", p.Return)
 	return sb.String()
 }

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"math"
+	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
@@ -35,6 +36,9 @@ func TestProfileMatrixDiscrete(t *testing.T) {
 	if want := 2.0 / 3; math.Abs(p.Return-want) > 1e-15 {
 		t.Errorf("Return = %v, want mean(1, 0, 1) = %v", p.Return, want)
 	}
+	if want := 2.0 / 3; math.Abs(p.Diversity-want) > 1e-15 {
+		t.Errorf("Diversity = %v, want %v (pairs at distance 0, 1, 1)", p.Diversity, want)
+	}
 	if got := p.At(2, 2); got != 1 {
 		t.Errorf("At(2, 2) = %v, want 1", got)
 	}
@@ -56,7 +60,7 @@ func TestProfileTagAgainstRecorder(t *testing.T) {
 		}
 		N, M := g.Agents(), g.Tasks()
 		eff, cov := make([]float64, N*M), make([]float64, M+1)
-		steps, ret := 0, 0.0
+		steps, ret, dist := 0, 0.0, 0.0
 		for b := 0; b < B; b++ {
 			rec := NewRecorder(b)
 			if _, err := Rollout(g, pol, 11, rec); err != nil {
@@ -75,6 +79,8 @@ func TestProfileTagAgainstRecorder(t *testing.T) {
 					}
 				}
 				cov[covered]++
+				e := rec.Efforts[k]
+				dist += (math.Abs(e[0]-e[2]) + math.Abs(e[1]-e[3])) / 2 // N = 2: one pair
 				steps++
 			}
 			ret += rec.Return()
@@ -93,6 +99,9 @@ func TestProfileTagAgainstRecorder(t *testing.T) {
 				t.Errorf("homogeneous %v: Covered = %v, recorded %v (divide by %d)", homogeneous, p.Covered, cov, steps)
 				break
 			}
+		}
+		if math.Abs(p.Diversity-dist/float64(steps)) > 1e-12 {
+			t.Errorf("homogeneous %v: Diversity = %v, recorded %v", homogeneous, p.Diversity, dist/float64(steps))
 		}
 		if math.Abs(p.Return-ret/B) > 1e-9 {
 			t.Errorf("homogeneous %v: Return = %v, recorded mean %v", homogeneous, p.Return, ret/B)
@@ -126,8 +135,73 @@ func TestProfileCaptureRows(t *testing.T) {
 	if m := meanOf(ret); math.Abs(p.Return-m) > 1e-12 {
 		t.Errorf("Return = %v, Rollout's mean %v", p.Return, m)
 	}
-	if s := p.String(); !strings.Contains(s, "agent 2:") || !strings.Contains(s, "k=2") {
+	if s := p.String(); !strings.Contains(s, "agent 2:") || !strings.Contains(s, "k=2") || !strings.Contains(s, "diversity") {
 		t.Errorf("String() = %q, want rows per agent and coverage", s)
+	}
+}
+
+// Reference seekers in Multi-goal-capture: specialists, each heading for
+// a goal of its own, have efforts far apart at every step; identical
+// agents heading for the goals' mean end up with the same efforts.
+func TestProfileCaptureDiversity(t *testing.T) {
+	div := make(map[bool]float64)
+	for _, homogeneous := range []bool{false, true} {
+		c := newCapture(t, CaptureConfig{Batch: 8, Reward: reward(t, "min", "max")})
+		p, err := Profile(c, c.SeekerPolicy(3, 1, 0, homogeneous), 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		div[homogeneous] = p.Diversity
+	}
+	if !(div[false] > 0.4 && div[true] < 0.05) {
+		t.Errorf("Diversity: specialists %v (want > 0.4), identical seekers %v (want < 0.05)", div[false], div[true])
+	}
+}
+
+// rowDistance against 1 − Σ_j min(a_ij, a_kj), which equals half the L1
+// distance for rows that sum to 1, on random rows of the simplex, and its
+// bounds and symmetry under reordering the agents.
+func TestRowDistanceProperties(t *testing.T) {
+	rnd := rand.New(rand.NewSource(5))
+	for trial := 0; trial < 500; trial++ {
+		n, m := 1+rnd.Intn(5), 1+rnd.Intn(5)
+		a := make([]float64, n*m)
+		for i := 0; i < n; i++ {
+			s := 0.0
+			for j := 0; j < m; j++ {
+				a[i*m+j] = rnd.ExpFloat64()
+				s += a[i*m+j]
+			}
+			for j := 0; j < m; j++ {
+				a[i*m+j] /= s
+			}
+		}
+		want, pairs := 0.0, 0
+		for i := 0; i < n; i++ {
+			for k := i + 1; k < n; k++ {
+				overlap := 0.0
+				for j := 0; j < m; j++ {
+					overlap += math.Min(a[i*m+j], a[k*m+j])
+				}
+				want += 1 - overlap
+				pairs++
+			}
+		}
+		if pairs > 0 {
+			want /= float64(pairs)
+		}
+		got := rowDistance(a, n, m)
+		if math.Abs(got-want) > 1e-12 || got < 0 || got > 1 {
+			t.Fatalf("n = %d, m = %d: rowDistance = %v, want %v in [0, 1]", n, m, got, want)
+		}
+		perm := rnd.Perm(n)
+		b := make([]float64, n*m)
+		for i, pi := range perm {
+			copy(b[i*m:(i+1)*m], a[pi*m:(pi+1)*m])
+		}
+		if pb := rowDistance(b, n, m); math.Abs(pb-got) > 1e-12 {
+			t.Fatalf("rows reordered by %v: rowDistance %v, was %v", perm, pb, got)
+		}
 	}
 }
 

@@ -29,9 +29,12 @@ deterministic policy on -episodes episodes from -seed, without training.
 For each team it prints the effort profile (simulate.Profile): each
 agent's mean effort on each task per step, the fractions of steps in
 which 0, 1, ..., M tasks were covered (some agent put more than half of
-its effort on them), and the mean return. It shows whether the
-heterogeneous team's agents specialised (each on a task of its own),
-behave alike, or leave the work to one agent.
+its effort on them), the diversity (half the L1 distance between two
+agents' effort rows at the same step, averaged over pairs and steps: 0
+for agents that behave alike, 1 for agents on disjoint tasks), and the
+mean return. It shows whether the heterogeneous team's agents
+specialised (each on a task of its own), behave alike, or leave the work
+to one agent.
 
 DIR is a run directory (one holding checkpoint.gob) or any directory
 above runs, such as a train -dir with its seed<k> directories or a
@@ -41,7 +44,7 @@ in order of value). Both teams of a run play the same episodes.
 -csv FILE also writes the profiles as a table, one row per run and team
 (full precision): run, team, iteration, episodes, steps, return, then
 effort_<i>_<j> for agent i and task j (from 1), then covered_<k> for k =
-0, ..., M. All runs must then have the same N and M.
+0, ..., M, then diversity. All runs must then have the same N and M.
 
 -task-params sets environment parameters for the episodes, as in train:
 for Tag, shaping=0,penalty=0 leaves the capture reward alone. In Tag a
@@ -117,6 +120,7 @@ func writeProfiles(w io.Writer, rows []profileRow) error {
 	for k := 0; k <= m; k++ {
 		header = append(header, fmt.Sprintf("covered_%d", k))
 	}
+	header = append(header, "diversity")
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return err
@@ -134,6 +138,7 @@ func writeProfiles(w io.Writer, rows []profileRow) error {
 		for _, v := range p.Covered {
 			rec = append(rec, formatFull(v))
 		}
+		rec = append(rec, formatFull(p.Diversity))
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

@@ -35,12 +35,12 @@ func TestInspectMatrix(t *testing.T) {
 		t.Fatalf("runs inspected: %v, want seeds 1 to 10 in order:\n%s", seeds, out)
 	}
 	teams := regexp.MustCompile(`(?s)(heterogeneous|homogeneous) team, mean effort per step \(3 steps\), agent x task:\n`+
-		`\s+agent 1: (\S+) (\S+)\n\s+agent 2: (\S+) (\S+)\n\s+steps with k tasks covered \(an agent's effort > 0.5\): k=0 (\S+) k=1 (\S+) k=2 (\S+)\n\s+mean return (\S+)\n`).FindAllStringSubmatch(out, -1)
+		`\s+agent 1: (\S+) (\S+)\n\s+agent 2: (\S+) (\S+)\n\s+steps with k tasks covered \(an agent's effort > 0.5\): k=0 (\S+) k=1 (\S+) k=2 (\S+)\n\s+diversity \(mean half-L1 distance between agents' rows per step\) (\S+)\n\s+mean return (\S+)\n`).FindAllStringSubmatch(out, -1)
 	if len(teams) != 20 {
 		t.Fatalf("%d team profiles, want 20:\n%s", len(teams), out)
 	}
 	for _, m := range teams {
-		v := make([]float64, 8)
+		v := make([]float64, 9)
 		for k := range v {
 			var err error
 			if v[k], err = strconv.ParseFloat(m[k+2], 64); err != nil {
@@ -57,8 +57,8 @@ func TestInspectMatrix(t *testing.T) {
 			t.Errorf("%s team: coverage fractions sum to %v", m[1], s)
 		}
 		minMax := math.Min(math.Max(a[0], a[2]), math.Max(a[1], a[3]))
-		if math.Abs(v[7]-minMax) > 2e-3 {
-			t.Errorf("%s team: mean return %v, want min∘max of its efforts %v", m[1], v[7], minMax)
+		if math.Abs(v[8]-minMax) > 2e-3 {
+			t.Errorf("%s team: mean return %v, want min∘max of its efforts %v", m[1], v[8], minMax)
 		}
 	}
 	// -csv: the same profiles at full precision, one row per run and team.
@@ -68,7 +68,7 @@ func TestInspectMatrix(t *testing.T) {
 		t.Fatalf("inspect -csv: exit %d, stderr %q, stdout\n%s", code, errOut, out2)
 	}
 	recs := readCSV(t, readFile(t, csvPath))
-	wantHeader := "run,team,iteration,episodes,steps,return,effort_1_1,effort_1_2,effort_2_1,effort_2_2,covered_0,covered_1,covered_2"
+	wantHeader := "run,team,iteration,episodes,steps,return,effort_1_1,effort_1_2,effort_2_1,effort_2_2,covered_0,covered_1,covered_2,diversity"
 	if strings.Join(recs[0], ",") != wantHeader || len(recs) != 21 {
 		t.Fatalf("CSV header %v and %d rows, want %s and 20 rows", recs[0], len(recs)-1, wantHeader)
 	}
@@ -77,8 +77,8 @@ func TestInspectMatrix(t *testing.T) {
 		if r[0] != filepath.Join(dir, "seed"+seeds[k/2]) || r[1] != m[1] || r[2] != "1" || r[3] != "3" || r[4] != "3" {
 			t.Errorf("CSV row %d: %v", k+1, r)
 		}
-		v := make([]float64, 8) // return, 4 efforts, 3 coverages
-		for c, group := range []int{9, 2, 3, 4, 5, 6, 7, 8} {
+		v := make([]float64, 9) // return, 4 efforts, 3 coverages, diversity
+		for c, group := range []int{10, 2, 3, 4, 5, 6, 7, 8, 9} {
 			v[c] = parseFloat(t, r[c+5])
 			if printed := parseFloat(t, m[group]); math.Abs(v[c]-printed) > 5e-4 {
 				t.Errorf("CSV row %d column %s = %v, printed %v", k+1, recs[0][c+5], v[c], printed)
@@ -86,6 +86,12 @@ func TestInspectMatrix(t *testing.T) {
 		}
 		if minMax := math.Min(math.Max(v[1], v[3]), math.Max(v[2], v[4])); math.Abs(v[0]-minMax) > 1e-12 {
 			t.Errorf("CSV row %d: return %v, min∘max of its efforts %v", k+1, v[0], minMax)
+		}
+		// The matrix game's observation is the same in every episode, so
+		// the deterministic policy plays one A, and the diversity is the
+		// distance between the mean rows.
+		if d := (math.Abs(v[1]-v[3]) + math.Abs(v[2]-v[4])) / 2; math.Abs(v[8]-d) > 1e-12 {
+			t.Errorf("CSV row %d: diversity %v, half the L1 distance between its rows %v", k+1, v[8], d)
 		}
 	}
 
