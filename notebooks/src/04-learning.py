@@ -94,7 +94,7 @@ figures.BandPanels("Matrix game N = M = 2, U = min, T = max", "frames per team",
 )
 """),
 ("markdown", r"""
-What did each team learn? `Team.Profile` plays a team's deterministic policy and averages the effort matrices it produces (`simulate.Profile`): agent $i$'s mean effort on task $j$, and the fraction of steps in which 0, 1 or 2 tasks were covered (some agent put more than half of its effort on them). The heterogeneous agents should each take a task of their own (a matrix near a permutation), the homogeneous ones the same row, near uniform. The command `hetgain inspect -dir DIR` prints the same for every run of a directory.
+What did each team learn? `Team.Profile` plays a team's deterministic policy and averages the effort matrices it produces (`simulate.Profile`): agent $i$'s mean effort on task $j$, the fraction of steps in which 0, 1 or 2 tasks were covered (some agent put more than half of its effort on them), and the diversity: half the $L_1$ distance between the two agents' rows, step by step (0 for agents that behave alike, 1 for agents on different tasks). The heterogeneous agents should each take a task of their own (a matrix near a permutation), the homogeneous ones the same row, near uniform. The command `hetgain inspect -dir DIR` prints the same for every run of a directory.
 """),
 ("code", r"""
 hetProfile, err := res.Pair.Het().Profile(simulate.Params{}, 16, 1)

@@ -161,7 +161,7 @@ show(dataframe.New(
 ))
 """),
 ("markdown", r"""
-What the teams do at the end, at the learned $\theta$: each agent's mean efforts on the two tasks (`Team.Profile`; `hetgain inspect -dir DIR` prints the same for the runs of a directory, HetGPS ones included).
+What the teams do at the end, at the learned $\theta$: each agent's mean efforts on the two tasks and the team's diversity, half the $L_1$ distance between its two agents' rows (0 for agents that behave alike, 1 for agents on different tasks) (`Team.Profile`; `hetgain inspect -dir DIR` prints the same for the runs of a directory, HetGPS ones included).
 """),
 ("code", r"""
 for k, res := range runs {
@@ -173,8 +173,8 @@ for k, res := range runs {
 	if err != nil {
 		panic(err)
 	}
-	_, _ = fmt.Printf("seed %d: heterogeneous agents (%.3f, %.3f) and (%.3f, %.3f); homogeneous (%.3f, %.3f) and (%.3f, %.3f)\n", k+1,
-		het.At(0, 0), het.At(0, 1), het.At(1, 0), het.At(1, 1), hom.At(0, 0), hom.At(0, 1), hom.At(1, 0), hom.At(1, 1))
+	_, _ = fmt.Printf("seed %d: heterogeneous agents (%.3f, %.3f) and (%.3f, %.3f), diversity %.3f; homogeneous (%.3f, %.3f) and (%.3f, %.3f), diversity %.3f\n", k+1,
+		het.At(0, 0), het.At(0, 1), het.At(1, 0), het.At(1, 1), het.Diversity, hom.At(0, 0), hom.At(0, 1), hom.At(1, 0), hom.At(1, 1), hom.Diversity)
 }
 """),
 ("markdown", r"""
