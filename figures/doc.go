@@ -2,8 +2,9 @@
 // charts, heat maps with a colour bar, strips of Schur classes along a
 // parameter axis, recorded episodes (Episode: trajectories, goals,
 // escapers and obstacles; EffortLines and EffortStrips: the effort matrix
-// along an episode), training curves with shaded bands (Bands,
-// BandPanels), and estimates with error bars by category (Intervals).
+// along an episode), trained teams' mean effort matrices side by side
+// (Allocations), training curves with shaded bands (Bands, BandPanels),
+// and estimates with error bars by category (Intervals).
 //
 // Every constructor returns a *Figure. A Figure has a PNG method, so a
 // gophernotes notebook draws it when it is the last expression of a cell,

@@ -24,3 +24,21 @@ func ExampleLines() {
 	fmt.Println(img.Bounds().Dx(), "x", img.Bounds().Dy(), "pixels")
 	// Output: 605 x 378 pixels
 }
+
+// A heterogeneous and a homogeneous team's mean effort matrices side by
+// side, as hetgain inspect -png draws them.
+func ExampleAllocations() {
+	labels := []string{"agent 1", "agent 2"}
+	het := figures.Allocation{Title: "heterogeneous", Agents: 2, Tasks: 2,
+		Effort: []float64{0.001, 0.999, 0.999, 0.001}, AgentLabels: labels}
+	hom := figures.Allocation{Title: "homogeneous", Agents: 2, Tasks: 2,
+		Effort: []float64{0.503, 0.497, 0.503, 0.497}, AgentLabels: labels}
+	f := figures.Allocations("U=min, T=max", 2, het, hom)
+	img, err := png.Decode(bytes.NewReader(f.PNG()))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(img.Bounds().Dx(), "x", img.Bounds().Dy(), "pixels")
+	// Output: 423 x 173 pixels
+}
