@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hetgain/hetgain/figures"
 	"github.com/hetgain/hetgain/internal/atomicfile"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
@@ -21,7 +22,7 @@ import (
 var inspectCommand = &command{
 	name:     "inspect",
 	summary:  "what trained teams do: each agent's effort on each task, specialists or not",
-	synopsis: "-dir DIR [-episodes E] [-seed S] [-task-params NAME=V,...] [-csv FILE]",
+	synopsis: "-dir DIR [-episodes E] [-seed S] [-task-params NAME=V,...] [-csv FILE] [-plot FILE]",
 	about: `
 Inspect loads the checkpoints of paired runs (of train or reproduce) or
 of HetGPS runs (of hetgps; then at their θ) and plays each team's
@@ -46,14 +47,18 @@ in order of value). Both teams of a run play the same episodes.
 effort_<i>_<j> for agent i and task j (from 1), then covered_<k> for k =
 0, ..., M, then diversity. All runs must then have the same N and M.
 
+-plot FILE draws every team's mean effort matrix as a grid of shaded
+cells, the heterogeneous and the homogeneous team of each run side by
+side (PNG, or SVG or PDF by the file's extension).
+
 -task-params sets environment parameters for the episodes, as in train:
 for Tag, shaping=0,penalty=0 leaves the capture reward alone. In Tag a
 capture counts to the end of the episode, so an agent's effort on an
 escaper is the fraction of steps after it caught that escaper.`,
 	examples: []example{
 		{"hetgain inspect -dir runs/minmax", "the learned allocations of a matrix-game train run"},
-		{"hetgain inspect -dir results/tag-large/2v2/mean-max -task-params shaping=0,penalty=0 -csv mean-max.csv",
-			"which chaser caught which escaper, capture reward alone; also as a table"},
+		{"hetgain inspect -dir results/tag-large/2v2/mean-max -task-params shaping=0,penalty=0 -csv mean-max.csv -plot mean-max.png",
+			"which chaser caught which escaper, capture reward alone; also as a table and a picture"},
 	},
 	setup: setupInspect,
 }
@@ -64,6 +69,7 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	seed := fs.Int64("seed", 1, "seed of the episodes")
 	taskParams := fs.String("task-params", "", "environment parameters of the episodes, as `shaping=0,penalty=0`")
 	csvPath := fs.String("csv", "", "also write the profiles to this CSV `file`")
+	plotPath := fs.String("plot", "", "also draw the teams' effort matrices to this `PNG` (or .svg, .pdf)")
 	return func(a *app, fs *flag.FlagSet) error {
 		if err := noArgs(fs); err != nil {
 			return err
@@ -73,6 +79,11 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		if *episodes < 1 {
 			return usagef("-episodes %d: want >= 1", *episodes)
+		}
+		if *plotPath != "" {
+			if err := checkPictureName(*plotPath); err != nil {
+				return usagef("-plot: %v", err)
+			}
 		}
 		runs, err := findRuns(*dir)
 		if err != nil {
@@ -86,15 +97,49 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 			rows = append(rows, r...)
 		}
-		if *csvPath == "" {
-			return nil
+		if *csvPath != "" {
+			if err := atomicfile.Write(*csvPath, func(w io.Writer) error { return writeProfiles(w, rows) }); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "wrote %s\n", *csvPath)
 		}
-		if err := atomicfile.Write(*csvPath, func(w io.Writer) error { return writeProfiles(w, rows) }); err != nil {
-			return err
+		if *plotPath != "" {
+			if err := profileFigure(*dir, rows).Save(*plotPath); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "wrote %s\n", *plotPath)
 		}
-		fmt.Fprintf(a.stdout, "wrote %s\n", *csvPath)
 		return nil
 	}
+}
+
+// profileFigure draws the effort matrices of rows, a row of two panels
+// (heterogeneous, homogeneous) per run, each titled with the run's path
+// below dir, the team, its diversity and its return.
+func profileFigure(dir string, rows []profileRow) *figures.Figure {
+	panels := make([]figures.Allocation, len(rows))
+	for k, r := range rows {
+		p := r.profile
+		name, err := filepath.Rel(dir, r.run)
+		if err != nil || name == "." {
+			name = filepath.Base(r.run)
+		}
+		panels[k] = figures.Allocation{
+			Title:  fmt.Sprintf("%s, %s\ndiversity %.2f, return %.4g", name, r.team, p.Diversity, p.Return),
+			Agents: p.Agents, Tasks: p.Tasks, Effort: p.Effort,
+			AgentLabels: oneBased("agent", p.Agents), TaskLabels: oneBased("task", p.Tasks),
+		}
+	}
+	return figures.Allocations("mean effort per step", 2, panels...)
+}
+
+// oneBased returns "<what> 1", ..., "<what> n", as the profiles print them.
+func oneBased(what string, n int) []string {
+	labels := make([]string, n)
+	for k := range labels {
+		labels[k] = what + " " + strconv.Itoa(k+1)
+	}
+	return labels
 }
 
 // profileRow is one team's profile in one run, a row of inspect's CSV.

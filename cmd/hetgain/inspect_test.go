@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"image"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -95,6 +97,31 @@ func TestInspectMatrix(t *testing.T) {
 		}
 	}
 
+	// -plot: one panel per run and team, two to a row: 10 rows for 10
+	// runs, as wide as the figure of one run.
+	decodePlot := func(dir string) image.Rectangle {
+		t.Helper()
+		pngPath := filepath.Join(t.TempDir(), "p.png")
+		code, out, errOut := runArgs("inspect", "-dir", dir, "-episodes", "3", "-plot", pngPath)
+		if code != exitOK || !strings.HasSuffix(out, "wrote "+pngPath+"\n") {
+			t.Fatalf("inspect -plot: exit %d, stderr %q, stdout\n%s", code, errOut, out)
+		}
+		f, err := os.Open(pngPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatalf("-plot wrote no PNG: %v", err)
+		}
+		return img.Bounds()
+	}
+	ten, single := decodePlot(dir), decodePlot(filepath.Join(dir, "seed2"))
+	if ten.Dx() != single.Dx() || ten.Dy() < 8*single.Dy() || ten.Dy() > 10*single.Dy() {
+		t.Errorf("-plot: %d x %d pixels for 10 runs, %d x %d for one", ten.Dx(), ten.Dy(), single.Dx(), single.Dy())
+	}
+
 	// One run directory alone.
 	code, one, _ := runArgs("inspect", "-dir", filepath.Join(dir, "seed2"), "-episodes", "3")
 	if code != exitOK || !strings.HasPrefix(one, filepath.Join(dir, "seed2")+":") || strings.Count(one, "heterogeneous team") != 1 {
@@ -142,6 +169,8 @@ func TestInspectErrors(t *testing.T) {
 		{[]string{"inspect", "-dir", empty}, exitError, "no run checkpoint"},
 		{[]string{"inspect", "-dir", filepath.Join(empty, "none")}, exitError, "is not a directory"},
 		{[]string{"inspect", "-dir", run, "extra"}, exitUsage, `unexpected argument "extra"`},
+		{[]string{"inspect", "-dir", run, "-plot", "p.bmp"}, exitUsage, `-plot: "p.bmp": want a file name ending in .png`},
+		{[]string{"inspect", "-dir", run, "-plot", filepath.Join(empty, "none", "p.png")}, exitError, "none"},
 	} {
 		code, _, errOut := runArgs(c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
