@@ -177,7 +177,7 @@ func (s allocationCells) DataRange() (xmin, xmax, ymin, ymax float64) {
 // textColor returns a colour for text on a cell shaded by s in [0, 1]:
 // black on light cells, white on dark ones.
 func textColor(s float64) color.Color {
-	if s < 0.55 {
+	if s < 0.75 {
 		return color.Black
 	}
 	return color.White

@@ -108,6 +108,18 @@ if err != nil {
 _, _ = fmt.Print("heterogeneous team, ", hetProfile, "\nhomogeneous team, ", homProfile)
 """),
 ("markdown", r"""
+The same as a picture (`figures.Allocations`; `hetgain inspect -dir DIR -plot FILE.png` draws it for every run of a directory): each cell is shaded from white (effort 0) to the agent's colour (effort 1).
+"""),
+("code", r"""
+agentNames, taskNames := []string{"agent 1", "agent 2"}, []string{"task 1", "task 2"} // as the profiles print them
+figures.Allocations("mean effort per step, U=min, T=max", 2,
+	figures.Allocation{Title: fmt.Sprintf("heterogeneous, diversity %.2f", hetProfile.Diversity),
+		Agents: 2, Tasks: 2, Effort: hetProfile.Effort, AgentLabels: agentNames, TaskLabels: taskNames},
+	figures.Allocation{Title: fmt.Sprintf("homogeneous, diversity %.2f", homProfile.Diversity),
+		Agents: 2, Tasks: 2, Effort: homProfile.Effort, AgentLabels: agentNames, TaskLabels: taskNames},
+)
+"""),
+("markdown", r"""
 ## 2 · All nine pairs, trained here
 
 `reproduce` runs a grid of paired runs: variants × $(U, T)$ pairs × seeds. `reproduce.Matrix(2, 2)` is the paper's $N = M = 2$ experiment; here it runs with one seed and a small budget so that the notebook stays quick (the command `hetgain reproduce matrix2` runs it in full, with 3 seeds). The table has, per pair, the learned gain, the closed form (`Theory`), the sign the theory predicts, and the paper's learned gain.

@@ -164,6 +164,7 @@ show(dataframe.New(
 What the teams do at the end, at the learned $\theta$: each agent's mean efforts on the two tasks and the team's diversity, half the $L_1$ distance between its two agents' rows (0 for agents that behave alike, 1 for agents on different tasks) (`Team.Profile`; `hetgain inspect -dir DIR` prints the same for the runs of a directory, HetGPS ones included).
 """),
 ("code", r"""
+var allocations []figures.Allocation
 for k, res := range runs {
 	het, err := res.Pair.Het().Profile(simulate.Params{}, 16, 1)
 	if err != nil {
@@ -175,7 +176,11 @@ for k, res := range runs {
 	}
 	_, _ = fmt.Printf("seed %d: heterogeneous agents (%.3f, %.3f) and (%.3f, %.3f), diversity %.3f; homogeneous (%.3f, %.3f) and (%.3f, %.3f), diversity %.3f\n", k+1,
 		het.At(0, 0), het.At(0, 1), het.At(1, 0), het.At(1, 1), het.Diversity, hom.At(0, 0), hom.At(0, 1), hom.At(1, 0), hom.At(1, 1), hom.Diversity)
+	allocations = append(allocations,
+		figures.Allocation{Title: fmt.Sprintf("seed %d, heterogeneous", k+1), Agents: 2, Tasks: 2, Effort: het.Effort},
+		figures.Allocation{Title: fmt.Sprintf("seed %d, homogeneous", k+1), Agents: 2, Tasks: 2, Effort: hom.Effort})
 }
+figures.Allocations("mean effort per step at the learned θ", 2, allocations...)
 """),
 ("markdown", r"""
 Where the search succeeded, $T$ is strictly Schur-convex, so by Theorem 3.1 there is a gain unless the best homogeneous allocation is trivial (every agent on the same task), and $U$ is strictly Schur-concave, which is what makes the trivial allocation a poor one (as $\tau_U \to -\infty$, $U \to \min$ scores it 0). The learned gain is close to the best gain at the learned $\theta$, even a little above it where the homogeneous team has not quite reached its optimum $R^*_\mathrm{hom} = 1/2$ (columns `het eval` and `hom eval`). Where the search failed, $T$ is Schur-concave and Theorem 3.2 says the best gain is 0: the teams learned all that the theory allows.
