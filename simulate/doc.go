@@ -51,9 +51,10 @@
 // for a heterogeneous and a homogeneous team.
 //
 // Profile plays a policy as Rollout does and returns its EffortProfile:
-// each agent's mean effort on each task and how many tasks the team
-// covered at once, which tells specialists from agents that behave alike
-// or leave the work to others.
+// each agent's mean effort on each task, how many tasks the team covered
+// at once, and how far apart the agents' efforts are step by step (its
+// Diversity), which tells specialists from agents that behave alike or
+// leave the work to others.
 //
 // Reference policies: ConstantPolicy, LinearTanh (act = Scale tanh(W obs +
 // B + Sigma noise), per agent or shared), UniformDiscrete, and
