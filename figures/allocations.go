@@ -50,27 +50,12 @@ func (a Allocation) check(k int) {
 			bad("effort of agent %d on task %d is %v (want finite and >= 0)", c/a.Tasks, c%a.Tasks, v)
 		}
 	}
-	if a.AgentLabels != nil && len(a.AgentLabels) != a.Agents {
-		bad("%d agent labels for %d agents", len(a.AgentLabels), a.Agents)
-	}
-	if a.TaskLabels != nil && len(a.TaskLabels) != a.Tasks {
-		bad("%d task labels for %d tasks", len(a.TaskLabels), a.Tasks)
-	}
+	checkLabels(bad, a.AgentLabels, a.Agents, "agent")
+	checkLabels(bad, a.TaskLabels, a.Tasks, "task")
 }
 
-func (a Allocation) agentLabel(i int) string {
-	if a.AgentLabels != nil {
-		return a.AgentLabels[i]
-	}
-	return "agent " + strconv.Itoa(i)
-}
-
-func (a Allocation) taskLabel(j int) string {
-	if a.TaskLabels != nil {
-		return a.TaskLabels[j]
-	}
-	return "task " + strconv.Itoa(j)
-}
+func (a Allocation) agentLabel(i int) string { return label(a.AgentLabels, i, "agent") }
+func (a Allocation) taskLabel(j int) string  { return label(a.TaskLabels, j, "task") }
 
 // Allocations draws effort matrices as grids of cells, cols panels to a
 // row: in each panel one row of cells per agent (agent 0 on top) and one
@@ -108,14 +93,7 @@ func Allocations(title string, cols int, panels ...Allocation) *Figure {
 		c = drawTitle(c, title)
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: 5 * vg.Millimeter, PadY: 4 * vg.Millimeter,
 			PadTop: 1 * vg.Millimeter, PadLeft: 1 * vg.Millimeter, PadRight: 3 * vg.Millimeter, PadBottom: 1 * vg.Millimeter}
-		canvases := plot.Align(plots, tiles, c)
-		for r := range plots {
-			for j, p := range plots[r] {
-				if p != nil {
-					p.Draw(canvases[r][j])
-				}
-			}
-		}
+		drawAligned(plots, tiles, c)
 	}
 	return &Figure{
 		Width:  vg.Length(cols) * (vg.Length(tasks)*allocCellW + allocPadW),

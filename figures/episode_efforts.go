@@ -65,26 +65,27 @@ func (e Efforts) check(r int) {
 	if kept == 0 {
 		bad("no record after step 0")
 	}
-	if e.AgentLabels != nil && len(e.AgentLabels) != e.Agents {
-		bad("%d agent labels for %d agents", len(e.AgentLabels), e.Agents)
-	}
-	if e.TaskLabels != nil && len(e.TaskLabels) != e.Tasks {
-		bad("%d task labels for %d tasks", len(e.TaskLabels), e.Tasks)
+	checkLabels(bad, e.AgentLabels, e.Agents, "agent")
+	checkLabels(bad, e.TaskLabels, e.Tasks, "task")
+}
+
+func (e Efforts) taskLabel(j int) string  { return label(e.TaskLabels, j, "task") }
+func (e Efforts) agentLabel(i int) string { return label(e.AgentLabels, i, "agent") }
+
+// checkLabels calls bad unless labels is nil or has n entries, one per
+// agent or task (what).
+func checkLabels(bad func(format string, args ...any), labels []string, n int, what string) {
+	if labels != nil && len(labels) != n {
+		bad("%d %s labels for %d %ss", len(labels), what, n, what)
 	}
 }
 
-func (e Efforts) taskLabel(j int) string {
-	if e.TaskLabels != nil {
-		return e.TaskLabels[j]
+// label returns labels[k], or "<what> k" if labels is nil.
+func label(labels []string, k int, what string) string {
+	if labels != nil {
+		return labels[k]
 	}
-	return "task " + strconv.Itoa(j)
-}
-
-func (e Efforts) agentLabel(i int) string {
-	if e.AgentLabels != nil {
-		return e.AgentLabels[i]
-	}
-	return "agent " + strconv.Itoa(i)
+	return what + " " + strconv.Itoa(k)
 }
 
 // effortWidth returns the line width of agent i of n in EffortLines: the
@@ -185,14 +186,7 @@ func EffortLines(title string, rows ...Efforts) *Figure {
 		main.Max.X = strip.Min.X
 		tiles := draw.Tiles{Rows: len(rows), Cols: cols, PadX: 4 * vg.Millimeter, PadY: 3 * vg.Millimeter,
 			PadTop: 1 * vg.Millimeter, PadLeft: 1 * vg.Millimeter, PadRight: 2 * vg.Millimeter, PadBottom: 1 * vg.Millimeter}
-		canvases := plot.Align(plots, tiles, main)
-		for r := range plots {
-			for j, p := range plots[r] {
-				if p != nil {
-					p.Draw(canvases[r][j])
-				}
-			}
-		}
+		drawAligned(plots, tiles, main)
 		strip.Min.X += 2 * vg.Millimeter
 		strip.Max.Y -= 2 * vg.Millimeter
 		legend.Draw(strip)
@@ -253,14 +247,7 @@ func EffortStrips(title string, rows ...Efforts) *Figure {
 		c = drawTitle(c, title)
 		tiles := draw.Tiles{Rows: len(rows), Cols: cols, PadX: 4 * vg.Millimeter, PadY: 3 * vg.Millimeter,
 			PadTop: 1 * vg.Millimeter, PadLeft: 1 * vg.Millimeter, PadRight: 3 * vg.Millimeter, PadBottom: 1 * vg.Millimeter}
-		canvases := plot.Align(plots, tiles, c)
-		for r := range plots {
-			for j, p := range plots[r] {
-				if p != nil {
-					p.Draw(canvases[r][j])
-				}
-			}
-		}
+		drawAligned(plots, tiles, c)
 	}
 	return &Figure{
 		Width:  vg.Length(cols) * effortPanelW,

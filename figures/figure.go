@@ -52,6 +52,19 @@ func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
 	}
 }
 
+// drawAligned draws a grid of plots (nil ones are skipped) into the tiles
+// of c, with their data areas aligned across rows and columns.
+func drawAligned(plots [][]*plot.Plot, tiles draw.Tiles, c draw.Canvas) {
+	canvases := plot.Align(plots, tiles, c)
+	for r := range plots {
+		for j, p := range plots[r] {
+			if p != nil {
+				p.Draw(canvases[r][j])
+			}
+		}
+	}
+}
+
 func encode(drawFn func(draw.Canvas), format string, w, h vg.Length) ([]byte, error) {
 	c, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
