@@ -40,8 +40,12 @@
 // concurrently on the same spawns, and every RunSpec.EvalEvery iterations
 // both play the same evaluation episodes with their deterministic policies
 // (the modes of their distributions). The log has, per iteration, the
-// training returns of both teams, their difference, the evaluation returns
-// and the evaluation gain.
+// training returns of both teams, their difference, the evaluation returns,
+// the evaluation gain, and the diversity of each team's efforts in the
+// evaluation episodes (simulate.EffortProfile.Diversity: 0 for agents that
+// behave alike), which shows when a heterogeneous team's agents specialise.
+// Logs written before the diversity columns existed are read, and resumed,
+// with NaN there.
 //
 // # Logs, checkpoints and resuming
 //

@@ -714,14 +714,13 @@ func (h *hetgps) iterate() (HetGPSStats, error) {
 		row.PairStats = ps
 	} else {
 		nan := math.NaN()
-		row.PairStats = PairStats{HetReturn: nan, HomReturn: nan, Gain: nan, HetEval: nan, HomEval: nan, EvalGain: nan}
+		row.PairStats = PairStats{HetReturn: nan, HomReturn: nan, Gain: nan}
+		row.PairStats.clearEval()
 	}
 	if iter == h.spec.Run.Iterations && math.IsNaN(row.EvalGain) {
-		var err error
-		if row.HetEval, row.HomEval, err = h.pair.Evaluate(h.pair.evalSeed(iter)); err != nil {
+		if err := h.pair.setEval(&row.PairStats, h.pair.evalSeed(iter)); err != nil {
 			return row, err
 		}
-		row.EvalGain = row.HetEval - row.HomEval
 	}
 	if envStep {
 		for j, g := range rawGrad {
@@ -800,12 +799,13 @@ func ReadHetGPSLog(dir string) ([]HetGPSStats, []string, error) {
 			names = append(names, strings.TrimPrefix(h, "theta_"))
 		}
 	}
-	if want := hetgpsHeader(names); lines[0] != strings.Join(want, ",") {
-		return nil, nil, fmt.Errorf("learn: %s: header %q is not a HetGPS log's: %w", path, lines[0], ErrCheckpoint)
+	rows, err := splitLogRows(path, lines, hetgpsHeader(names))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (not a HetGPS log)", err)
 	}
 	var log []HetGPSStats
-	for k, l := range lines[1:] {
-		row, err := parseHetGPSRow(strings.Split(l, ","), len(names))
+	for k, r := range rows {
+		row, err := parseHetGPSRow(r, len(names))
 		if err == nil && row.Iteration != k+1 {
 			err = fmt.Errorf("learn: row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
 		}

@@ -540,6 +540,58 @@ func TestReadHetGPSLogCutShort(t *testing.T) {
 	}
 }
 
+// TestReadHetGPSLogOlder reads a HetGPS log written before the diversity
+// columns: the same rows, with NaN diversities; and the run resumes from
+// it, rewriting the log with the columns.
+func TestReadHetGPSLogOlder(t *testing.T) {
+	dir := t.TempDir()
+	spec := hetgpsSmallCapture(3, 3)
+	res, err := HetGPS(spec, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := res.Log[2].HetDiversity; !(d >= 0 && d <= 1) {
+		t.Fatalf("last row's heterogeneous diversity %v, want it in [0, 1]", d)
+	}
+	path := filepath.Join(dir, logFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old []string
+	for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		f := strings.Split(l, ",")
+		old = append(old, strings.Join(append(f[:diversityAt:diversityAt], f[diversityAt+2:]...), ","))
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(old, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := append([]HetGPSStats(nil), res.Log...)
+	for k := range want {
+		want[k].HetDiversity, want[k].HomDiversity = math.NaN(), math.NaN()
+	}
+	log, names, err := ReadHetGPSLog(dir)
+	if err != nil || !reflect.DeepEqual(names, res.Names) {
+		t.Fatalf("ReadHetGPSLog of an older log: names %v, %v", names, err)
+	}
+	hetgpsSameRows(t, "older log", want, log)
+	// Resuming the finished run rewrites the log in the new layout.
+	if _, err := HetGPS(spec, Options{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	data, err = os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := strings.SplitN(string(data), "\n", 2)[0]; h != strings.Join(hetgpsHeader(names), ",") {
+		t.Errorf("resumed log header %q", h)
+	}
+	if log, _, err = ReadHetGPSLog(dir); err != nil {
+		t.Fatal(err)
+	}
+	hetgpsSameRows(t, "resumed older log", want, log)
+}
+
 // TestLoadHetGPS checks that LoadHetGPS restores the teams and θ a HetGPS
 // run left in its directory (bounded θ included, so the squash is undone
 // as the run does it) and plays them as the trained ones do; and that it

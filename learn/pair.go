@@ -79,6 +79,12 @@ type PairStats struct {
 	// policies on the same evaluation episodes, and EvalGain their
 	// difference; NaN at iterations without evaluation.
 	HetEval, HomEval, EvalGain float64
+	// HetDiversity and HomDiversity are the Diversity of the teams'
+	// efforts in those episodes (simulate.EffortProfile): how far apart
+	// the agents' effort rows are step by step, 0 for agents that behave
+	// alike. NaN at iterations without evaluation, and in logs written
+	// before hetgain recorded it.
+	HetDiversity, HomDiversity float64
 	// Seconds is the wall time of the iteration and FPS the frames of
 	// both teams per second, updates included (not deterministic).
 	Seconds, FPS float64
@@ -148,13 +154,12 @@ func (p *Pair) Iterate() (PairStats, error) {
 	}
 	row := PairStats{Iteration: st[0].Iteration, Frames: st[0].Frames,
 		HetReturn: st[0].Return, HomReturn: st[1].Return, Gain: st[0].Return - st[1].Return,
-		HetEval: math.NaN(), HomEval: math.NaN(), EvalGain: math.NaN()}
+	}
+	row.clearEval()
 	if row.Iteration%p.spec.EvalEvery == 0 || row.Iteration == p.spec.Iterations {
-		var err error
-		if row.HetEval, row.HomEval, err = p.Evaluate(p.evalSeed(row.Iteration)); err != nil {
+		if err := p.setEval(&row, p.evalSeed(row.Iteration)); err != nil {
 			return row, err
 		}
-		row.EvalGain = row.HetEval - row.HomEval
 	}
 	row.Seconds = time.Since(start).Seconds()
 	row.FPS = float64(2*p.het.buf.frames) / row.Seconds
@@ -175,6 +180,28 @@ func (p *Pair) Evaluate(seed int64) (het, hom float64, err error) {
 	}
 	hom, err = p.hom.Evaluate(p.spec.EvalEpisodes, seed)
 	return
+}
+
+// setEval evaluates both teams as Evaluate does and fills row's
+// evaluation columns: returns, gain and diversities.
+func (p *Pair) setEval(row *PairStats, seed int64) error {
+	het, err := p.het.evaluate(p.spec.EvalEpisodes, seed)
+	if err != nil {
+		return err
+	}
+	hom, err := p.hom.evaluate(p.spec.EvalEpisodes, seed)
+	if err != nil {
+		return err
+	}
+	row.HetEval, row.HomEval, row.EvalGain = het.Return, hom.Return, het.Return-hom.Return
+	row.HetDiversity, row.HomDiversity = het.Diversity, hom.Diversity
+	return nil
+}
+
+// clearEval sets the evaluation columns of s to NaN: not evaluated.
+func (s *PairStats) clearEval() {
+	nan := math.NaN()
+	s.HetEval, s.HomEval, s.EvalGain, s.HetDiversity, s.HomDiversity = nan, nan, nan, nan, nan
 }
 
 // EvaluateWith sets params in both teams' environments (SetEnvParams),

@@ -116,24 +116,31 @@ func normalCDF(z float64) float64 {
 // deterministic policy (the mode of each agent's distribution) and
 // returns their mean undiscounted return.
 func (t *Team) Evaluate(episodes int, seed int64) (float64, error) {
+	p, err := t.evaluate(episodes, seed)
+	if err != nil {
+		return 0, err
+	}
+	return p.Return, nil
+}
+
+// evaluate is Evaluate returning the effort profile of the episodes
+// (simulate.Profile; its Return is Evaluate's). It plays them in the
+// team's evaluation environment, which it keeps between calls.
+func (t *Team) evaluate(episodes int, seed int64) (*simulate.EffortProfile, error) {
 	if episodes < 1 {
-		return 0, fmt.Errorf("learn: evaluate %d episodes, want >= 1: %w", episodes, ErrConfig)
+		return nil, fmt.Errorf("learn: evaluate %d episodes, want >= 1: %w", episodes, ErrConfig)
 	}
 	if t.upd.evalEnv == nil || t.upd.evalEnv.Batch() != episodes {
 		env, err := t.upd.newEnv(episodes)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		if err := env.SetParams(t.EnvParams()); err != nil {
-			return 0, err
+			return nil, err
 		}
 		t.upd.evalEnv = env
 	}
-	ret, err := simulate.Rollout(t.upd.evalEnv, t.Policy(false), seed, nil)
-	if err != nil {
-		return 0, err
-	}
-	return mean(ret), nil
+	return simulate.Profile(t.upd.evalEnv, t.Policy(false), seed)
 }
 
 // Profile plays episodes episodes (one batch) from seed with the team's

@@ -285,24 +285,21 @@ func (ck *checkpoint) check() error {
 }
 
 // readLog returns the first n data rows of the log at path, checking the
-// header.
+// header (splitLogRows: an older log's rows come in header's layout).
 func readLog(path string, header []string, n int) ([][]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("learn: log of the checkpoint: %v: %w", err, ErrCheckpoint)
 	}
 	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	if len(lines) == 0 || lines[0] != strings.Join(header, ",") {
-		return nil, fmt.Errorf("learn: log %s has another header than %v: %w", path, header, ErrCheckpoint)
+	rows, err := splitLogRows(path, lines, header)
+	if err != nil {
+		return nil, err
 	}
-	if len(lines)-1 < n {
-		return nil, fmt.Errorf("learn: log %s has %d rows, the checkpoint covers %d: %w", path, len(lines)-1, n, ErrCheckpoint)
+	if len(rows) < n {
+		return nil, fmt.Errorf("learn: log %s has %d rows, the checkpoint covers %d: %w", path, len(rows), n, ErrCheckpoint)
 	}
-	rows := make([][]string, n)
-	for k := range rows {
-		rows[k] = strings.Split(lines[k+1], ",")
-	}
-	return rows, nil
+	return rows[:n], nil
 }
 
 // rewriteLog writes the header and rows to a fresh log and keeps it open

@@ -46,25 +46,58 @@ type Result struct {
 }
 
 // Final returns the last row of the log with an evaluation, or a zero
-// row with NaN evaluations if there is none.
+// row with NaN evaluation columns if there is none.
 func (r *Result) Final() PairStats {
 	for k := len(r.Log) - 1; k >= 0; k-- {
 		if !math.IsNaN(r.Log[k].EvalGain) {
 			return r.Log[k]
 		}
 	}
-	return PairStats{HetEval: math.NaN(), HomEval: math.NaN(), EvalGain: math.NaN()}
+	var s PairStats
+	s.clearEval()
+	return s
 }
 
 // pairHeader is the header of a paired run's log.
 var pairHeader = []string{"iteration", "frames", "het_return", "hom_return", "gain",
-	"het_eval", "hom_eval", "eval_gain", "seconds", "fps"}
+	"het_eval", "hom_eval", "eval_gain", "het_diversity", "hom_diversity", "seconds", "fps"}
+
+// diversityAt is the index of het_diversity in pairHeader. Logs written
+// before hetgain recorded the diversities have no diversity columns;
+// splitLogRows reads them with NaN there.
+const diversityAt = 8
 
 func (s PairStats) row() []string {
 	return []string{strconv.Itoa(s.Iteration), strconv.FormatInt(s.Frames, 10),
 		formatFloat(s.HetReturn), formatFloat(s.HomReturn), formatFloat(s.Gain),
 		formatFloat(s.HetEval), formatFloat(s.HomEval), formatFloat(s.EvalGain),
+		formatFloat(s.HetDiversity), formatFloat(s.HomDiversity),
 		formatFloat(s.Seconds), formatFloat(s.FPS)}
+}
+
+// splitLogRows checks that the first of lines is header, or header
+// without the diversity columns (a log written before them), and returns
+// the other lines split into fields, in header's layout: the rows of an
+// older log get "NaN" diversities. path names the log in errors.
+func splitLogRows(path string, lines []string, header []string) ([][]string, error) {
+	old := append(append([]string(nil), header[:diversityAt]...), header[diversityAt+2:]...)
+	upgrade := false
+	switch lines[0] {
+	case strings.Join(header, ","):
+	case strings.Join(old, ","):
+		upgrade = true
+	default:
+		return nil, fmt.Errorf("learn: log %s has the header %q, want %q: %w", path, lines[0], strings.Join(header, ","), ErrCheckpoint)
+	}
+	rows := make([][]string, len(lines)-1)
+	for k, l := range lines[1:] {
+		r := strings.Split(l, ",")
+		if upgrade && len(r) == len(old) {
+			r = append(append(append([]string(nil), r[:diversityAt]...), "NaN", "NaN"), r[diversityAt:]...)
+		}
+		rows[k] = r
+	}
+	return rows, nil
 }
 
 func parsePairRow(r []string) (PairStats, error) {
@@ -76,7 +109,8 @@ func parsePairRow(r []string) (PairStats, error) {
 	it, err1 := strconv.Atoi(r[0])
 	fr, err2 := strconv.ParseInt(r[1], 10, 64)
 	s.Iteration, s.Frames = it, fr
-	vals := []*float64{&s.HetReturn, &s.HomReturn, &s.Gain, &s.HetEval, &s.HomEval, &s.EvalGain, &s.Seconds, &s.FPS}
+	vals := []*float64{&s.HetReturn, &s.HomReturn, &s.Gain, &s.HetEval, &s.HomEval, &s.EvalGain,
+		&s.HetDiversity, &s.HomDiversity, &s.Seconds, &s.FPS}
 	for k, p := range vals {
 		if *p, err = parseFloat(r[k+2]); err != nil {
 			break
@@ -257,13 +291,13 @@ func ReadLog(dir string) ([]PairStats, error) {
 	if err != nil {
 		return nil, err
 	}
-	lines := logLines(data)
-	if lines[0] != strings.Join(pairHeader, ",") {
-		return nil, fmt.Errorf("learn: %s: header %q, want %q: %w", path, lines[0], strings.Join(pairHeader, ","), ErrCheckpoint)
+	rows, err := splitLogRows(path, logLines(data), pairHeader)
+	if err != nil {
+		return nil, err
 	}
 	var log []PairStats
-	for k, l := range lines[1:] {
-		row, err := parsePairRow(strings.Split(l, ","))
+	for k, r := range rows {
+		row, err := parsePairRow(r)
 		if err == nil && row.Iteration != k+1 {
 			err = fmt.Errorf("learn: row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
 		}

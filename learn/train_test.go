@@ -51,7 +51,8 @@ func sameRows(a, b []PairStats) string {
 			return "iteration or frames of row " + strconv.Itoa(k)
 		}
 		for c, p := range [][2]float64{{x.HetReturn, y.HetReturn}, {x.HomReturn, y.HomReturn}, {x.Gain, y.Gain},
-			{x.HetEval, y.HetEval}, {x.HomEval, y.HomEval}, {x.EvalGain, y.EvalGain}} {
+			{x.HetEval, y.HetEval}, {x.HomEval, y.HomEval}, {x.EvalGain, y.EvalGain},
+			{x.HetDiversity, y.HetDiversity}, {x.HomDiversity, y.HomDiversity}} {
 			if !sameFloat(p[0], p[1]) {
 				return "column " + pairHeader[2+c] + " of row " + strconv.Itoa(k)
 			}
@@ -78,7 +79,7 @@ func logFileRows(t *testing.T, dir string) []string {
 		if len(f) != len(pairHeader) {
 			t.Fatalf("log row %q", l)
 		}
-		rows = append(rows, strings.Join(f[:8], ","))
+		rows = append(rows, strings.Join(f[:len(f)-2], ",")) // not seconds, fps
 	}
 	return rows
 }
@@ -139,6 +140,11 @@ func TestTrainLog(t *testing.T) {
 		if evaluated && r.EvalGain != r.HetEval-r.HomEval {
 			t.Errorf("row %d: eval gain %v, want %v", k, r.EvalGain, r.HetEval-r.HomEval)
 		}
+		for _, d := range []float64{r.HetDiversity, r.HomDiversity} {
+			if evaluated && !(d >= 0 && d <= 1) || !evaluated && !math.IsNaN(d) {
+				t.Errorf("row %d: diversities %v %v (evaluated: %v)", k, r.HetDiversity, r.HomDiversity, evaluated)
+			}
+		}
 		if !(r.Seconds > 0) || !(r.FPS > 0) {
 			t.Errorf("row %d: seconds %v, fps %v", k, r.Seconds, r.FPS)
 		}
@@ -159,6 +165,13 @@ func TestTrainLog(t *testing.T) {
 		}
 		if want := []float64{last.HetEval, last.HomEval}[k]; mean(ret) != want {
 			t.Errorf("team %d: evaluation %v, replay %v", k, want, mean(ret))
+		}
+		p, err := simulate.Profile(env, tm.Policy(false), res.Pair.evalSeed(5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []float64{last.HetDiversity, last.HomDiversity}[k]; p.Diversity != want {
+			t.Errorf("team %d: diversity %v, replay %v", k, want, p.Diversity)
 		}
 	}
 	// The training return of an iteration is the mean return of its
@@ -246,6 +259,66 @@ func TestTrainResume(t *testing.T) {
 	}
 	if r := mustTrain(t, spec, Options{Dir: dirC}); r.ResumedAt != 0 || sameRows(a.Log, r.Log) != "" {
 		t.Errorf("run stopped at once, resumed: %d, %s", r.ResumedAt, sameRows(a.Log, r.Log))
+	}
+}
+
+// TestTrainResumeOlderLog resumes a run whose log was written before
+// hetgain recorded the diversities: its rows are read with NaN
+// diversities, the log is rewritten with the diversity columns, and
+// everything else equals the uninterrupted run.
+func TestTrainResumeOlderLog(t *testing.T) {
+	spec := smallSpec(6)
+	a := mustTrain(t, spec, Options{Dir: t.TempDir()})
+	dir := t.TempDir()
+	done := 0
+	if _, err := Train(spec, Options{Dir: dir, Progress: func(PairStats) { done++ }, Stop: func() bool { return done >= 4 }}); !errors.Is(err, ErrStopped) {
+		t.Fatalf("stopped run: %v, want ErrStopped", err)
+	}
+	// Drop the diversity columns, as an older hetgain wrote the log.
+	path := filepath.Join(dir, logFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old []string
+	for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		f := strings.Split(l, ",")
+		old = append(old, strings.Join(append(f[:diversityAt:diversityAt], f[diversityAt+2:]...), ","))
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(old, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read, err := ReadLog(dir)
+	if err != nil || len(read) != 4 {
+		t.Fatalf("ReadLog of the older log: %d rows, %v", len(read), err)
+	}
+	b := mustTrain(t, spec, Options{Dir: dir})
+	if b.ResumedAt != 4 {
+		t.Fatalf("resumed at %d, want 4", b.ResumedAt)
+	}
+	fromFile, err := ReadLog(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, log := range [][]PairStats{read, b.Log[:4], fromFile[:4]} {
+		for k, r := range log {
+			if !math.IsNaN(r.HetDiversity) || !math.IsNaN(r.HomDiversity) {
+				t.Errorf("row %d of the older log: diversities %v, %v, want NaN", k+1, r.HetDiversity, r.HomDiversity)
+			}
+			r.HetDiversity, r.HomDiversity = a.Log[k].HetDiversity, a.Log[k].HomDiversity
+			if d := sameRows([]PairStats{r}, a.Log[k:k+1]); d != "" {
+				t.Errorf("row %d of the older log: %s differs from the uninterrupted run", k+1, d)
+			}
+		}
+	}
+	if d := sameRows(b.Log[4:], a.Log[4:]); d != "" {
+		t.Errorf("rows after the resume: %s differs from the uninterrupted run", d)
+	}
+	if d := sameRows(fromFile, b.Log); d != "" {
+		t.Errorf("the rewritten log file: %s differs from the result", d)
+	}
+	if got := logFileRows(t, dir); len(got) != 6 {
+		t.Errorf("rewritten log has %d rows", len(got))
 	}
 }
 
@@ -341,7 +414,8 @@ func TestTrainCrash(t *testing.T) {
 func rowsOf(log []PairStats) []string {
 	var rows []string
 	for _, s := range log {
-		rows = append(rows, strings.Join(s.row()[:8], ","))
+		r := s.row()
+		rows = append(rows, strings.Join(r[:len(r)-2], ",")) // not seconds, fps
 	}
 	return rows
 }

@@ -45,7 +45,8 @@ type EffortProfile struct {
 	// it shows specialists whose tasks change from episode to episode.
 	// It is 0 for one agent.
 	Diversity float64
-	// Return is the mean undiscounted return of the batch's episodes.
+	// Return is the mean undiscounted return of the batch's episodes:
+	// the sum of Rollout's returns in element order over B, bit for bit.
 	Return float64
 }
 
@@ -55,7 +56,7 @@ type EffortProfile struct {
 func Profile(env Env, pol Policy, seed int64) (*EffortProfile, error) {
 	B, N, M := env.Batch(), env.Agents(), env.Tasks()
 	p := &EffortProfile{Agents: N, Tasks: M, Effort: make([]float64, N*M), Covered: make([]float64, M+1)}
-	ret := 0.0
+	ret := make([]float64, B) // per element, as Rollout sums them
 	err := play(env, pol, seed, nil, func(live []bool) {
 		eff, rw := env.Effort(), env.Reward()
 		for b, l := range live {
@@ -69,7 +70,7 @@ func Profile(env Env, pol Policy, seed int64) (*EffortProfile, error) {
 			p.Covered[coveredTasks(a, N, M)]++
 			p.Diversity += rowDistance(a, N, M)
 			p.Steps++
-			ret += rw[b]
+			ret[b] += rw[b]
 		}
 	})
 	if err != nil {
@@ -84,7 +85,11 @@ func Profile(env Env, pol Policy, seed int64) (*EffortProfile, error) {
 		}
 		p.Diversity /= float64(p.Steps)
 	}
-	p.Return = ret / float64(B)
+	sum := 0.0
+	for _, r := range ret {
+		sum += r
+	}
+	p.Return = sum / float64(B)
 	return p, nil
 }
 

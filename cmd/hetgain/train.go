@@ -53,12 +53,15 @@ iteration, 45 epochs of 4096, learning rate 5e-5), which need a GPU's
 throughput. The other flags override either.
 
 Seed k (k = 1, ..., -seeds) runs in DIR/seed<k>: spec.json, log.csv (one
-row per iteration, written as it goes) and checkpoint.gob. When every seed
+row per iteration, written as it goes: training and evaluation returns,
+gains, and each team's diversity at evaluations, 0 for agents that behave
+alike) and checkpoint.gob. When every seed
 is done, train prints the final evaluation returns and gain of each seed
 and their mean ± standard deviation, writes DIR/gains.csv (one row per
 seed, full precision) and draws the curves (-plot, default DIR/curves.png):
-the evaluation returns of both teams and ΔR, mean ± std over seeds, against
-the frames each team collected, with the closed-form ΔR for the matrix game.
+the evaluation returns of both teams, ΔR and both teams' diversity, mean
+± std over seeds, against the frames each team collected, with the
+closed-form ΔR for the matrix game.
 
 -task-params scores each seed's final policies once more after training,
 in environments with these parameters set, on -task-episodes episodes
@@ -618,6 +621,11 @@ func (j *trainJob) curves(logs [][]learn.PairStats) *figures.Figure {
 	if th := closedForm(j.spec.Env); !math.IsNaN(th) {
 		gainPanel.Reference = []float64{th}
 	}
-	return figures.BandPanels(title, xLabel, "eval return", 2, false,
-		figures.Panel{Title: "evaluation returns", Bands: []figures.Band{het, hom}}, gainPanel)
+	panels := []figures.Panel{{Title: "evaluation returns", Bands: []figures.Band{het, hom}}, gainPanel}
+	hetDiv := band(logs, "heterogeneous", unit, func(s learn.PairStats) float64 { return s.HetDiversity })
+	homDiv := band(logs, "homogeneous", unit, func(s learn.PairStats) float64 { return s.HomDiversity })
+	if len(hetDiv.X) > 0 && len(homDiv.X) > 0 { // logs of older runs have none
+		panels = append(panels, figures.Panel{Title: "diversity of efforts (0: alike)", Bands: []figures.Band{hetDiv, homDiv}})
+	}
+	return figures.BandPanels(title, xLabel, "eval return", len(panels), false, panels...)
 }

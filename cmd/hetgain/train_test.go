@@ -16,6 +16,7 @@ import (
 
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
+	"gonum.org/v1/plot/vg"
 )
 
 // tinyTrain trains the matrix game (N = M = 2, min∘max) with small
@@ -262,5 +263,24 @@ func TestTrainFlagsConfig(t *testing.T) {
 		if _, err := config(bad...); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(bad[0], "-")) {
 			t.Errorf("%v: error %v, want one naming the flag", bad, err)
 		}
+	}
+}
+
+// The curves have a diversity panel when the logs have diversities, and
+// only then: logs of runs older than the diversity columns have NaN there.
+func TestTrainCurvesDiversityPanel(t *testing.T) {
+	nan := math.NaN()
+	logs := [][]learn.PairStats{{
+		{Iteration: 1, Frames: 100, HetEval: 0.5, HomEval: 0.5, EvalGain: 0, HetDiversity: 0.1, HomDiversity: 0},
+		{Iteration: 2, Frames: 200, HetEval: 1, HomEval: 0.5, EvalGain: 0.5, HetDiversity: 0.9, HomDiversity: 0},
+	}}
+	older := [][]learn.PairStats{append([]learn.PairStats(nil), logs[0]...)}
+	for k := range older[0] {
+		older[0][k].HetDiversity, older[0][k].HomDiversity = nan, nan
+	}
+	j := &trainJob{spec: learn.RunSpec{Env: learn.EnvSpec{Name: "matrix-cont", Agents: 2, Tasks: 2, U: "min", T: "max"}}, team: "both"}
+	with, without := j.curves(logs), j.curves(older)
+	if d := with.Width - without.Width; math.Abs(float64(d-6.5*vg.Centimeter)) > 1e-9 {
+		t.Errorf("curves with diversities are %v wider than without, want one panel (6.5 cm)", d)
 	}
 }
