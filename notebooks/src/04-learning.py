@@ -72,25 +72,31 @@ _, _ = fmt.Printf("after %d frames per team: het %.4f, hom %.4f, learned ΔR = %
 	final.Frames, final.HetEval, final.HomEval, final.EvalGain, theory.Delta)
 """),
 ("markdown", r"""
-The learned gain over training, with the theory's value as the dashed reference line. Early on both teams play near-uniform rows and earn the same; the heterogeneous agents then specialise.
+The learned gain over training, with the theory's value as the dashed reference line, and each team's diversity at the evaluations (`HetDiversity`, `HomDiversity` of the log: half the $L_1$ distance between the agents' effort rows, 0 for agents that behave alike, 1 for agents on different tasks). Early on both teams play near-uniform rows and earn the same; the heterogeneous agents then specialise, and the gain rises with their diversity. The homogeneous agents see the same observation and share one policy, so their diversity stays 0.
 """),
 ("code", r"""
-var frames, evalGain, hetEval, homEval []float64
+var frames, evalGain, hetEval, homEval, hetDiv, homDiv []float64
 for _, row := range res.Log {
 	if !math.IsNaN(row.EvalGain) {
 		frames = append(frames, float64(row.Frames))
 		evalGain = append(evalGain, row.EvalGain)
 		hetEval = append(hetEval, row.HetEval)
 		homEval = append(homEval, row.HomEval)
+		hetDiv = append(hetDiv, row.HetDiversity)
+		homDiv = append(homDiv, row.HomDiversity)
 	}
 }
-figures.BandPanels("Matrix game N = M = 2, U = min, T = max", "frames per team", "evaluation return", 2, false,
+figures.BandPanels("Matrix game N = M = 2, U = min, T = max", "frames per team", "evaluation return", 3, false,
 	figures.Panel{Title: "returns", Bands: []figures.Band{
 		{Label: "heterogeneous", X: frames, Mean: hetEval},
 		{Label: "homogeneous", X: frames, Mean: homEval},
 	}, Reference: []float64{theory.Het, theory.Hom}},
 	figures.Panel{Title: "gain ΔR", Bands: []figures.Band{{Label: "ΔR learned", X: frames, Mean: evalGain}},
 		Reference: []float64{theory.Delta}},
+	figures.Panel{Title: "diversity", Bands: []figures.Band{
+		{Label: "heterogeneous", X: frames, Mean: hetDiv},
+		{Label: "homogeneous", X: frames, Mean: homDiv},
+	}},
 )
 """),
 ("markdown", r"""
