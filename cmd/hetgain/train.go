@@ -58,7 +58,7 @@ gains, and each team's diversity at evaluations, 0 for agents that behave
 alike) and checkpoint.gob. When every seed
 is done, train prints the final evaluation returns and gain of each seed
 and their mean ± standard deviation, writes DIR/gains.csv (one row per
-seed, full precision) and draws the curves (-plot, default DIR/curves.png):
+seed, full precision: final evaluation returns, gain and diversities) and draws the curves (-plot, default DIR/curves.png):
 the evaluation returns of both teams, ΔR and both teams' diversity, mean
 ± std over seeds, against the frames each team collected, with the
 closed-form ΔR for the matrix game.
@@ -431,23 +431,27 @@ func finalRow(log []learn.PairStats) learn.PairStats {
 	return r.Final()
 }
 
-// writeCSV writes DIR/gains.csv: one row per seed, with the task
-// evaluation's columns if there is one.
+// writeCSV writes DIR/gains.csv: one row per seed (the final evaluation's
+// returns, gain and diversities), with the task evaluation's columns if
+// there is one.
 func (j *trainJob) writeCSV(logs [][]learn.PairStats, tasks []taskScore) error {
 	n := len(logs)
 	seed, iters, frames := make([]int, n), make([]int, n), make([]int, n)
 	het, hom, g, secs := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	hetDiv, homDiv := make([]float64, n), make([]float64, n)
 	for k, log := range logs {
 		f := finalRow(log)
 		seed[k], iters[k], frames[k] = k+1, len(log), int(log[len(log)-1].Frames)
 		het[k], hom[k], g[k] = f.HetEval, f.HomEval, f.EvalGain
+		hetDiv[k], homDiv[k] = f.HetDiversity, f.HomDiversity
 		for _, row := range log {
 			secs[k] += row.Seconds
 		}
 	}
 	cols := []series.Series{
 		series.New(seed, series.Int, "Seed"), series.New(iters, series.Int, "Iterations"), series.New(frames, series.Int, "Frames"),
-		series.New(het, series.Float, "HetEval"), series.New(hom, series.Float, "HomEval"), series.New(g, series.Float, "Gain")}
+		series.New(het, series.Float, "HetEval"), series.New(hom, series.Float, "HomEval"), series.New(g, series.Float, "Gain"),
+		series.New(hetDiv, series.Float, "HetDiversity"), series.New(homDiv, series.Float, "HomDiversity")}
 	if len(tasks) > 0 {
 		th, tm, tg := make([]float64, n), make([]float64, n), make([]float64, n)
 		for k, s := range tasks {

@@ -79,13 +79,14 @@ func TestTrainTiny(t *testing.T) {
 
 	// gains.csv: the final evaluation of each seed's log, at full precision.
 	recs := readCSV(t, readFile(t, filepath.Join(dir, "gains.csv")))
-	if strings.Join(recs[0], ",") != "Seed,Iterations,Frames,HetEval,HomEval,Gain,Seconds" || len(recs) != 3 {
+	if strings.Join(recs[0], ",") != "Seed,Iterations,Frames,HetEval,HomEval,Gain,HetDiversity,HomDiversity,Seconds" || len(recs) != 3 {
 		t.Fatalf("gains.csv: %v", recs)
 	}
 	for k, r := range recs[1:] {
 		log := readCSV(t, readFile(t, filepath.Join(dir, fmt.Sprintf("seed%d", k+1), "log.csv")))
 		last := log[len(log)-1] // the last iteration is always evaluated
-		if r[0] != fmt.Sprint(k+1) || r[1] != "4" || r[2] != last[1] || r[3] != last[5] || r[4] != last[6] || r[5] != last[7] {
+		if r[0] != fmt.Sprint(k+1) || r[1] != "4" || r[2] != last[1] || r[3] != last[5] || r[4] != last[6] || r[5] != last[7] ||
+			r[6] != last[8] || r[7] != last[9] {
 			t.Errorf("seed %d: gains.csv row %v, last log row %v", k+1, r, last)
 		}
 	}
@@ -199,7 +200,7 @@ func TestTrainTaskParams(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	recs := readCSV(t, readFile(t, filepath.Join(dir, "gains.csv")))
-	if got := strings.Join(recs[0], ","); got != "Seed,Iterations,Frames,HetEval,HomEval,Gain,TaskHet,TaskHom,TaskGain,Seconds" {
+	if got := strings.Join(recs[0], ","); got != "Seed,Iterations,Frames,HetEval,HomEval,Gain,HetDiversity,HomDiversity,TaskHet,TaskHom,TaskGain,Seconds" {
 		t.Fatalf("columns %s", got)
 	}
 	for k := 1; k <= 2; k++ {
