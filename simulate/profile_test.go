@@ -222,14 +222,6 @@ func TestProfileBadPolicy(t *testing.T) {
 	(&EffortProfile{Agents: 2, Tasks: 2, Effort: make([]float64, 4)}).At(2, 0)
 }
 
-func meanOf(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
-
 // With continuous efforts a task is covered by an agent that puts more
 // than half of its effort on it.
 func TestProfileCoveredContinuous(t *testing.T) {
