@@ -31,10 +31,13 @@ func ExampleTrain() {
 	fmt.Println("iterations:", final.Iteration, "log rows:", len(res.Log))
 	fmt.Printf("heterogeneous %.2f, homogeneous %.2f\n", final.HetEval, final.HomEval)
 	fmt.Println("gain positive:", final.EvalGain > 0)
+	// The heterogeneous agents chose different tasks, the homogeneous ones the same.
+	fmt.Printf("diversity: heterogeneous %.2f, homogeneous %.2f\n", final.HetDiversity, final.HomDiversity)
 	// Output:
 	// iterations: 12 log rows: 12
 	// heterogeneous 0.50, homogeneous 0.00
 	// gain positive: true
+	// diversity: heterogeneous 1.00, homogeneous 0.00
 }
 
 // ExampleTeam_Policy plays a team's policy in an environment of package
