@@ -153,8 +153,7 @@ func (p *Pair) Iterate() (PairStats, error) {
 		}
 	}
 	row := PairStats{Iteration: st[0].Iteration, Frames: st[0].Frames,
-		HetReturn: st[0].Return, HomReturn: st[1].Return, Gain: st[0].Return - st[1].Return,
-	}
+		HetReturn: st[0].Return, HomReturn: st[1].Return, Gain: st[0].Return - st[1].Return}
 	row.clearEval()
 	if row.Iteration%p.spec.EvalEvery == 0 || row.Iteration == p.spec.Iterations {
 		if err := p.setEval(&row, p.evalSeed(row.Iteration)); err != nil {

@@ -55,13 +55,13 @@ throughput. The other flags override either.
 Seed k (k = 1, ..., -seeds) runs in DIR/seed<k>: spec.json, log.csv (one
 row per iteration, written as it goes: training and evaluation returns,
 gains, and each team's diversity at evaluations, 0 for agents that behave
-alike) and checkpoint.gob. When every seed
-is done, train prints the final evaluation returns and gain of each seed
-and their mean ± standard deviation, writes DIR/gains.csv (one row per
-seed, full precision: final evaluation returns, gain and diversities) and draws the curves (-plot, default DIR/curves.png):
-the evaluation returns of both teams, ΔR and both teams' diversity, mean
-± std over seeds, against the frames each team collected, with the
-closed-form ΔR for the matrix game.
+alike) and checkpoint.gob. When every seed is done, train prints the final
+evaluation returns and gain of each seed and their mean ± standard
+deviation, writes DIR/gains.csv (one row per seed, full precision: final
+evaluation returns, gain and diversities) and draws the curves (-plot,
+default DIR/curves.png): the evaluation returns of both teams, ΔR and
+both teams' diversity, mean ± std over seeds, against the frames each
+team collected, with the closed-form ΔR for the matrix game.
 
 -task-params scores each seed's final policies once more after training,
 in environments with these parameters set, on -task-episodes episodes
