@@ -7,6 +7,7 @@ import (
 
 	"github.com/hetgain/hetgain/figures"
 	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/learn"
 )
 
 // Curves draws the evaluation gain ΔR of one variant against the frames
@@ -22,22 +23,8 @@ import (
 // experiment has no variant labelled variant.
 func (r *Results) Curves(variant string) *figures.Figure {
 	e, v := r.mustVariant(variant)
-	groups := map[[2]string]group{}
-	maxFrames := int64(0)
-	for _, g := range r.groups() {
-		if g.variant.Label == variant {
-			groups[[2]string{g.u, g.t}] = g
-			for _, c := range g.cells {
-				if c.Frames > maxFrames {
-					maxFrames = c.Frames
-				}
-			}
-		}
-	}
-	unit, unitName := 1e3, "thousands"
-	if maxFrames >= 1e6 {
-		unit, unitName = 1e6, "millions"
-	}
+	groups, maxFrames := r.variantGroups(variant)
+	unit, unitName := frameUnit(maxFrames)
 	var panels []figures.Panel
 	for _, u := range e.Ops {
 		for _, t := range e.Ops {
@@ -76,19 +63,107 @@ func (r *Results) Curves(variant string) *figures.Figure {
 	return figures.BandPanels(title, "frames per team ("+unitName+")", "ΔR", len(e.Ops), true, panels...)
 }
 
+// Diversity draws, for one variant, how far apart each team's agents'
+// efforts are over training (learn.PairStats.HetDiversity and
+// HomDiversity: 0 for agents that behave alike, 1 for agents on disjoint
+// tasks): the same grid of panels as Curves, with both teams' mean over
+// seeds and a band of one standard deviation, on one y scale. Where the
+// theory predicts a gain the heterogeneous team's diversity should rise
+// with its gain. A panel whose runs' logs have no diversities (logs
+// written before hetgain recorded them) says so. Diversity panics if the
+// experiment has no variant labelled variant.
+func (r *Results) Diversity(variant string) *figures.Figure {
+	e, _ := r.mustVariant(variant)
+	groups, maxFrames := r.variantGroups(variant)
+	unit, unitName := frameUnit(maxFrames)
+	var panels []figures.Panel
+	for _, u := range e.Ops {
+		for _, t := range e.Ops {
+			pn := figures.Panel{Title: fmt.Sprintf("U=%s, T=%s", u, t)}
+			g, ok := groups[[2]string{u, t}]
+			if !ok {
+				pn.Title += " (no data)"
+				panels = append(panels, pn)
+				continue
+			}
+			het := logBand(g.cells, unit, func(s learn.PairStats) float64 { return s.HetDiversity })
+			hom := logBand(g.cells, unit, func(s learn.PairStats) float64 { return s.HomDiversity })
+			if het.X == nil || hom.X == nil {
+				pn.Title += " (no diversities)"
+			} else {
+				het.Label, hom.Label = "heterogeneous", "homogeneous"
+				pn.Bands = []figures.Band{het, hom}
+			}
+			panels = append(panels, pn)
+		}
+	}
+	title := fmt.Sprintf("%s %s: diversity of the teams' efforts over %d seeds", e.Name, variant, e.Seeds)
+	return figures.BandPanels(title, "frames per team ("+unitName+")", "diversity", len(e.Ops), true, panels...)
+}
+
+// hasDiversity reports whether some finished run of variant logged a
+// diversity.
+func (r *Results) hasDiversity(variant string) bool {
+	for _, c := range r.Cells {
+		if c.Variant != variant {
+			continue
+		}
+		for _, row := range c.Log {
+			if !math.IsNaN(row.HetDiversity) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// variantGroups returns the groups of variant's finished runs by (U, T)
+// and the most frames per team any of them collected.
+func (r *Results) variantGroups(variant string) (map[[2]string]group, int64) {
+	groups := map[[2]string]group{}
+	maxFrames := int64(0)
+	for _, g := range r.groups() {
+		if g.variant.Label == variant {
+			groups[[2]string{g.u, g.t}] = g
+			for _, c := range g.cells {
+				maxFrames = max(maxFrames, c.Frames)
+			}
+		}
+	}
+	return groups, maxFrames
+}
+
+// frameUnit returns the unit of a frames axis that reaches maxFrames and
+// its name.
+func frameUnit(maxFrames int64) (float64, string) {
+	if maxFrames >= 1e6 {
+		return 1e6, "millions"
+	}
+	return 1e3, "thousands"
+}
+
 // gainBand returns the mean and ± one standard deviation over cells of
 // the evaluation gain at the iterations every cell evaluated, against
 // frames/unit (X nil if there is no such iteration; Lo and Hi nil for one
 // cell).
 func gainBand(cells []Cell, unit float64) figures.Band {
+	return logBand(cells, unit, func(s learn.PairStats) float64 { return s.EvalGain })
+}
+
+// logBand returns the mean and ± one standard deviation over cells of
+// get of their log rows, at the iterations where get is finite in every
+// cell, against frames/unit (X nil if there is no such iteration; Lo and
+// Hi nil for one cell).
+func logBand(cells []Cell, unit float64, get func(learn.PairStats) float64) figures.Band {
 	type point struct {
 		frames []float64
-		gains  []float64
+		values []float64
 	}
 	byIter := map[int]*point{}
 	for _, c := range cells {
 		for _, row := range c.Log {
-			if math.IsNaN(row.EvalGain) || math.IsInf(row.EvalGain, 0) {
+			v := get(row)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
 				continue
 			}
 			p := byIter[row.Iteration]
@@ -97,12 +172,12 @@ func gainBand(cells []Cell, unit float64) figures.Band {
 				byIter[row.Iteration] = p
 			}
 			p.frames = append(p.frames, float64(row.Frames)/unit)
-			p.gains = append(p.gains, row.EvalGain)
+			p.values = append(p.values, v)
 		}
 	}
 	var iters []int
 	for it, p := range byIter {
-		if len(p.gains) == len(cells) {
+		if len(p.values) == len(cells) {
 			iters = append(iters, it)
 		}
 	}
@@ -110,11 +185,11 @@ func gainBand(cells []Cell, unit float64) figures.Band {
 	var b figures.Band
 	for _, it := range iters {
 		p := byIter[it]
-		m := mean(p.gains)
+		m := mean(p.values)
 		b.X = append(b.X, mean(p.frames))
 		b.Mean = append(b.Mean, m)
 		if len(cells) > 1 {
-			s := sampleStd(p.gains)
+			s := sampleStd(p.values)
 			b.Lo, b.Hi = append(b.Lo, m-s), append(b.Hi, m+s)
 		}
 	}

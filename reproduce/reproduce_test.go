@@ -471,6 +471,40 @@ func TestCurves(t *testing.T) {
 	ref.Curves("sideways")
 }
 
+// TestDiversity draws the teams' diversities of the reference run, whose
+// logs have them at every evaluation, in [0, 1]; the heterogeneous
+// team's of the continuous (min, max) cell ends above the homogeneous
+// team's, which share one policy and one observation.
+func TestDiversity(t *testing.T) {
+	ref, _ := referenceRun(t)
+	for _, v := range []string{"continuous", "discrete"} {
+		if _, err := png.Decode(bytes.NewReader(ref.Diversity(v).PNG())); err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+	}
+	found := false
+	for _, c := range ref.Cells {
+		for _, row := range c.Log {
+			evaluated := !math.IsNaN(row.EvalGain)
+			for _, d := range []float64{row.HetDiversity, row.HomDiversity} {
+				if evaluated != !math.IsNaN(d) || evaluated && (d < 0 || d > 1) {
+					t.Fatalf("%s iteration %d: diversities %v, %v (eval gain %v)", c.Name(), row.Iteration, row.HetDiversity, row.HomDiversity, row.EvalGain)
+				}
+			}
+		}
+		if c.Variant == "continuous" && c.U == "min" && c.T == "max" {
+			found = true
+			f := c.Final()
+			if !(f.HetDiversity > f.HomDiversity) || f.HomDiversity != 0 {
+				t.Errorf("%s: final diversities het %v, hom %v; want het above hom = 0", c.Name(), f.HetDiversity, f.HomDiversity)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the reference run has no continuous (min, max) cell")
+	}
+}
+
 // TestSave checks the files Save writes: gains.csv byte for byte that of
 // WriteCSV, and PNGs of the curves and the final gains per variant, into
 // a directory it creates.
@@ -481,10 +515,25 @@ func TestSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, "gains.csv"), filepath.Join(dir, "curves-continuous.png"), filepath.Join(dir, "gains-continuous.png"),
-		filepath.Join(dir, "curves-discrete.png"), filepath.Join(dir, "gains-discrete.png")}
+	want := []string{filepath.Join(dir, "gains.csv"),
+		filepath.Join(dir, "curves-continuous.png"), filepath.Join(dir, "gains-continuous.png"), filepath.Join(dir, "diversity-continuous.png"),
+		filepath.Join(dir, "curves-discrete.png"), filepath.Join(dir, "gains-discrete.png"), filepath.Join(dir, "diversity-discrete.png")}
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("paths %q, want %q", paths, want)
+	}
+	// Runs whose logs have no diversities (written before hetgain recorded
+	// them) get no diversity figure.
+	older := &Results{Experiment: ref.Experiment}
+	for _, c := range ref.Cells {
+		c.Log = append([]learn.PairStats(nil), c.Log...)
+		for k := range c.Log {
+			c.Log[k].HetDiversity, c.Log[k].HomDiversity = math.NaN(), math.NaN()
+		}
+		older.Cells = append(older.Cells, c)
+	}
+	olderPaths, err := older.Save(filepath.Join(t.TempDir(), "older"))
+	if err != nil || len(olderPaths) != 5 || strings.Contains(strings.Join(olderPaths, " "), "diversity") {
+		t.Errorf("older logs: paths %q, %v; want no diversity figure", olderPaths, err)
 	}
 	csv := filepath.Join(t.TempDir(), "want.csv")
 	if err := ref.WriteCSV(csv); err != nil {

@@ -234,15 +234,18 @@ func (r *Results) WriteCSV(path string) error {
 // Files of a reproduction written by Results.Save, besides its runs.
 const (
 	TableCSV      = "gains.csv"
-	curvesPNG     = "curves-%s.png" // per variant label
-	finalGainsPNG = "gains-%s.png"  // per variant label
+	curvesPNG     = "curves-%s.png"    // per variant label
+	finalGainsPNG = "gains-%s.png"     // per variant label
+	diversityPNG  = "diversity-%s.png" // per variant label, if its logs have diversities
 )
 
 // Save writes to dir the table of final gains (gains.csv, as WriteCSV)
 // and, per variant, its training curves (curves-<variant>.png, as
-// Curves) and its final gains beside the paper's (gains-<variant>.png, as
-// FinalGains), each replacing its file atomically, creating dir if need
-// be, and returns the paths written. Results of an unfinished
+// Curves), its final gains beside the paper's (gains-<variant>.png, as
+// FinalGains) and, if its runs logged them, the teams' diversities over
+// training (diversity-<variant>.png, as Diversity), each replacing its
+// file atomically, creating dir if need be, and returns the paths
+// written. Results of an unfinished
 // reproduction give those of its finished runs.
 func (r *Results) Save(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -256,7 +259,10 @@ func (r *Results) Save(dir string) ([]string, error) {
 		for _, fig := range []struct {
 			name string
 			draw func(string) *figures.Figure
-		}{{curvesPNG, r.Curves}, {finalGainsPNG, r.FinalGains}} {
+		}{{curvesPNG, r.Curves}, {finalGainsPNG, r.FinalGains}, {diversityPNG, r.Diversity}} {
+			if fig.name == diversityPNG && !r.hasDiversity(v.Label) {
+				continue
+			}
 			p := filepath.Join(dir, fmt.Sprintf(fig.name, v.Label))
 			if err := fig.draw(v.Label).Save(p); err != nil {
 				return paths, err

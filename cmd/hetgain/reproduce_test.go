@@ -47,7 +47,8 @@ func TestReproduceTiny(t *testing.T) {
 		"Variant     U    T    Seeds", "continuous  min  max      2",
 		"Positive in the paper (bold): continuous min-max, discrete min-max.",
 		"wrote " + filepath.Join(dir, "gains.csv"), "wrote " + filepath.Join(dir, "curves-continuous.png"),
-		"wrote " + filepath.Join(dir, "curves-discrete.png"), "wrote " + filepath.Join(dir, "gains-discrete.png")} {
+		"wrote " + filepath.Join(dir, "curves-discrete.png"), "wrote " + filepath.Join(dir, "gains-discrete.png"),
+		"wrote " + filepath.Join(dir, "diversity-continuous.png"), "wrote " + filepath.Join(dir, "diversity-discrete.png")} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out.String())
 		}
@@ -57,6 +58,7 @@ func TestReproduceTiny(t *testing.T) {
 	}
 	checkPNG(t, filepath.Join(dir, "curves-continuous.png"))
 	checkPNG(t, filepath.Join(dir, "curves-discrete.png"))
+	checkPNG(t, filepath.Join(dir, "diversity-discrete.png"))
 
 	// gains.csv is the table of the runs on disk, at full precision.
 	e, _ := tinyExperiment("matrix2")
@@ -160,9 +162,19 @@ func checkPartialTable(t *testing.T, dir, stderr string) {
 		}
 		return
 	}
-	files := "The finished runs' table and figures: " + csv + ", " +
-		filepath.Join(dir, "curves-continuous.png") + ", " + filepath.Join(dir, "gains-continuous.png") + ", " +
-		filepath.Join(dir, "curves-discrete.png") + ", " + filepath.Join(dir, "gains-discrete.png") + "\n"
+	// Per variant its curves and gains, and its diversities if a run of
+	// it finished (these runs log them).
+	paths := []string{csv}
+	for _, v := range []string{"continuous", "discrete"} {
+		paths = append(paths, filepath.Join(dir, "curves-"+v+".png"), filepath.Join(dir, "gains-"+v+".png"))
+		for _, c := range res.Cells {
+			if c.Variant == v {
+				paths = append(paths, filepath.Join(dir, "diversity-"+v+".png"))
+				break
+			}
+		}
+	}
+	files := "The finished runs' table and figures: " + strings.Join(paths, ", ") + "\n"
 	if !strings.Contains(stderr, files) {
 		t.Errorf("stderr:\n%s\nwant it to contain\n%s", stderr, files)
 	}
