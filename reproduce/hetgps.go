@@ -712,7 +712,8 @@ func (r *HetGPSResults) WriteCSV(path string) error {
 // presets) and the gain against the iteration,
 // each the mean over seeds with a band of one standard deviation (clipped
 // to the bounds of a bounded parameter), the family's Schur boundary as the reference line of the τ panels and 0 in
-// the gain's. It panics if the experiment has no such setting.
+// the gain's; and, if the runs logged them, both teams' diversity at the
+// evaluations. It panics if the experiment has no such setting.
 func (r *HetGPSResults) Figure(setting string) *figures.Figure {
 	e := r.Experiment
 	s, ok := e.setting(setting)
@@ -742,6 +743,9 @@ func (r *HetGPSResults) Figure(setting string) *figures.Figure {
 		}
 		panels = append(panels, pn)
 	}
+	if pn, ok := r.diversityPanel(setting, n > 1); ok {
+		panels = append(panels, pn)
+	}
 	dir := "ascent"
 	if s.Spec.Descent {
 		dir = "descent"
@@ -752,6 +756,30 @@ func (r *HetGPSResults) Figure(setting string) *figures.Figure {
 	}
 	title += fmt.Sprintf(", %s: %s, %d seeds", setting, s.Spec.Run.Env.String(), n)
 	return figures.BandPanels(title, "iteration", "", 3, false, panels...)
+}
+
+// diversityPanel returns the panel of both teams' diversity at the
+// evaluations of setting's runs (mean over seeds and, if withStd, one
+// standard deviation either side, clipped to [0, 1]), and false if the
+// runs' logs have none (logs written before hetgain recorded them).
+func (r *HetGPSResults) diversityPanel(setting string, withStd bool) (figures.Panel, bool) {
+	pn := figures.Panel{Title: "diversity of the teams' efforts"}
+	for _, team := range []struct {
+		label string
+		f     func(HetGPSRun, learn.HetGPSStats) float64
+	}{
+		{"heterogeneous", func(_ HetGPSRun, s learn.HetGPSStats) float64 { return s.HetDiversity }},
+		{"homogeneous", func(_ HetGPSRun, s learn.HetGPSStats) float64 { return s.HomDiversity }},
+	} {
+		x, m, sd := r.hetgpsSeries(setting, team.f)
+		if x == nil {
+			return pn, false
+		}
+		b := hetgpsBand(x, m, sd, withStd, learn.ThetaParam{Low: 0, High: 1})
+		b.Label = team.label + " team"
+		pn.Bands = append(pn.Bands, b)
+	}
+	return pn, true
 }
 
 // hetgpsBand returns the band of a quantity: its mean over seeds with,

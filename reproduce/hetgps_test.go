@@ -180,6 +180,25 @@ func TestHetGPSRunResumeLoad(t *testing.T) {
 			f.Close()
 		}
 	}
+	// The runs logged diversities, so the figure has a fourth panel (a
+	// second row); without them, as in logs older than the diversity
+	// columns, it has three.
+	older := &HetGPSResults{Experiment: res.Experiment}
+	for _, run := range res.Runs {
+		run.Log = append([]learn.HetGPSStats(nil), run.Log...)
+		for k := range run.Log {
+			run.Log[k].HetDiversity, run.Log[k].HomDiversity = math.NaN(), math.NaN()
+		}
+		older.Runs = append(older.Runs, run)
+	}
+	with, without := res.Figure("matrix2"), older.Figure("matrix2")
+	if with.Width != without.Width || !(with.Height > 1.5*without.Height) {
+		t.Errorf("figure with diversities %v x %v, without %v x %v; want a second row", with.Width, with.Height, without.Width, without.Height)
+	}
+	if _, ok := res.diversityPanel("matrix2", true); !ok {
+		t.Error("no diversity panel for runs that logged diversities")
+	}
+
 	sum := res.Summary()
 	for _, w := range []string{"HetGPS softmax", "matrix2 (matrix-cont N=2 M=2", "matrix4", "seed 1: τ_T 0 → ", "seed 2:", "(rose: "} {
 		if !strings.Contains(sum, w) {

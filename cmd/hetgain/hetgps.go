@@ -49,9 +49,9 @@ theta_<name>, grad_<name> and env_step) and checkpoint.gob. When every seed
 is done, hetgps writes DIR/trajectories.csv (θ and the gain per iteration,
 mean and standard deviation over seeds), DIR/summary.txt (for each seed,
 whether τ_T rose, τ_U fell and the gain rose; then where the seeds ended,
-as mean ± std and median) and the figure of τ_T, τ_U
-and the gain against the iteration (-plot, default DIR/hetgps-<env>.png),
-and prints the summary.
+as mean ± std and median) and the figure of τ_T, τ_U, the gain and
+both teams' diversity against the iteration (-plot, default
+DIR/hetgps-<env>.png), and prints the summary.
 
 Ctrl-C (SIGINT) or SIGTERM stops after the running iteration, keeps a
 checkpoint (θ, its optimiser and both teams), exits with status 130 and
