@@ -274,20 +274,7 @@ func TestTrainResumeOlderLog(t *testing.T) {
 	if _, err := Train(spec, Options{Dir: dir, Progress: func(PairStats) { done++ }, Stop: func() bool { return done >= 4 }}); !errors.Is(err, ErrStopped) {
 		t.Fatalf("stopped run: %v, want ErrStopped", err)
 	}
-	// Drop the diversity columns, as an older hetgain wrote the log.
-	path := filepath.Join(dir, logFile)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var old []string
-	for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-		f := strings.Split(l, ",")
-		old = append(old, strings.Join(append(f[:diversityAt:diversityAt], f[diversityAt+2:]...), ","))
-	}
-	if err := os.WriteFile(path, []byte(strings.Join(old, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dropDiversityColumns(t, dir)
 	read, err := ReadLog(dir)
 	if err != nil || len(read) != 4 {
 		t.Fatalf("ReadLog of the older log: %d rows, %v", len(read), err)
@@ -319,6 +306,25 @@ func TestTrainResumeOlderLog(t *testing.T) {
 	}
 	if got := logFileRows(t, dir); len(got) != 6 {
 		t.Errorf("rewritten log has %d rows", len(got))
+	}
+}
+
+// dropDiversityColumns rewrites the log in dir without the diversity
+// columns, as a hetgain older than them wrote it.
+func dropDiversityColumns(t *testing.T, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, logFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old []string
+	for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		f := strings.Split(l, ",")
+		old = append(old, strings.Join(append(f[:diversityAt:diversityAt], f[diversityAt+2:]...), ","))
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(old, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
