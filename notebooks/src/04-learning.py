@@ -170,6 +170,18 @@ done.Curves("continuous")
 done.Curves("discrete")
 """),
 ("markdown", r"""
+How far apart each team's agents' efforts were over training (`Results.Diversity`, from the logs' `het_diversity` and `hom_diversity` columns: half the $L_1$ distance between two agents' rows, averaged over the pairs; 0 for agents that behave alike, 1 for four agents on four different tasks). The homogeneous agents share one policy and one observation, so theirs is 0 throughout.
+"""),
+("code", r"""
+done.Diversity("continuous")
+"""),
+("code", r"""
+done.Diversity("discrete")
+"""),
+("markdown", r"""
+The heterogeneous team's diversity rises exactly in the cells where its gain does ($T = \max$ under $U = \min$ or $\mathrm{mean}$, and discrete $\min \circ \mathrm{mean}$): there its agents learn to take one task each (diversity near 1). But diversity is not the gain. Under $\max \circ \max$ one agent with all its effort on any task already earns the best reward, so the heterogeneous agents drift apart (0.72 continuous, 0.89 discrete) without any gain; under discrete $\mathrm{mean} \circ \mathrm{mean}$ every allocation earns the same, and the agents' choices stay as different as they started (0.72). The theory's question is not whether agents *can* differ, but whether the reward pays them to.
+"""),
+("markdown", r"""
 **What to take from it.** Wherever the theory predicts a gain (a Schur-convex inner $T = \max$ under a Schur-concave or linear outer $U$, and in the discrete game also $\min \circ \mathrm{mean}$), the heterogeneous team learns to split the tasks and the homogeneous one cannot; elsewhere both teams reach the same reward. Every one of the 18 cells is within 0.05 of the closed form, and the cells clearly positive are exactly the paper's. The slowest cell is continuous $\min \circ \max$ (0.711 ± 0.073): two seeds reach 0.752 and 0.754, but in the third two agents first settled on the same task and were still separating when the budget ran out (0.626 and rising). The paper's own learned value for that cell, 0.690 after 12M frames, falls short in the same way. The other slow cell is $\max \circ \min$ (0.027 ± 0.018), where every agent must put all its effort on the *same* task: the tanh squash makes the last few percent slow to reach, for the heterogeneous team more than for the homogeneous one.
 """),
 ("markdown", r"""
