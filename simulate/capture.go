@@ -140,8 +140,8 @@ func NewCapture(cfg CaptureConfig) (*Capture, error) {
 		return nil, err
 	}
 	if cfg.Goals <= 2 { // with more goals an effort is at most 1/(M−1)
-		if err := probeReward(rc, cfg.Agents, cfg.Goals); err != nil {
-			return nil, err
+		if err := probeReward(rc, cfg.Agents, cfg.Goals, ErrConfig); err != nil {
+			return nil, fmt.Errorf("simulate: capture: %w", err)
 		}
 	}
 	c := &Capture{cfg: cfg, b: cfg.Batch, n: cfg.Agents, m: cfg.Goals, length: cfg.EpisodeLength, reward: rc}
@@ -300,6 +300,11 @@ func (c *Capture) SetParams(p Params) error {
 			if r, err = withRewardParam(r, name, v); err != nil {
 				return fmt.Errorf("simulate: capture: %w (parameters: %v)", err, c.Params().Names)
 			}
+		}
+	}
+	if c.m <= 2 {
+		if err := probeReward(r, c.n, c.m, ErrParam); err != nil {
+			return fmt.Errorf("simulate: capture: %v: %w", p, err)
 		}
 	}
 	c.reward, c.drag, c.force, c.goalX, c.sensorRange = r, drag, force, gx, sr

@@ -156,8 +156,10 @@ type Env interface {
 	// Params returns a copy of the environment's parameter vector θ.
 	Params() Params
 	// SetParams sets the parameters named in p to its values; parameters
-	// not named keep theirs. An unknown name or a value outside its domain
-	// is an error wrapping ErrParam and changes nothing.
+	// not named keep theirs. An unknown name, a value outside its domain,
+	// or reward parameters under which the reward of every agent working on
+	// one task is infinite or invalid (where the environment can reach such
+	// efforts) is an error wrapping ErrParam and changes nothing.
 	SetParams(p Params) error
 	// Reset starts a new episode in every batch element; the same seed
 	// gives the same episode bit for bit.

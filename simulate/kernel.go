@@ -259,7 +259,7 @@ func (k *kernel) genericGrad(x, g []float64) (f, dt float64, err error) {
 	}
 	for _, v := range g {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return f, dt, fmt.Errorf("simulate: gradient of %v is not finite at %v: %w", k.op, x, aggregators.ErrInf)
+			return f, dt, fmt.Errorf("gradient of %v is not finite at %v: %w", k.op, x, aggregators.ErrInf)
 		}
 	}
 	return f, dt, nil
@@ -391,7 +391,7 @@ func (f *rewardFn) value(a []float64) (float64, error) {
 	}
 	r, err := f.outer.value(y, f.w)
 	if err == nil && (math.IsNaN(r) || math.IsInf(r, 0)) {
-		err = fmt.Errorf("simulate: reward %v∘... is %v: %w", f.outer.op, r, aggregators.ErrInf)
+		err = fmt.Errorf("reward %v∘... is %v: %w", f.outer.op, r, aggregators.ErrInf)
 	}
 	return r, err
 }
@@ -399,9 +399,9 @@ func (f *rewardFn) value(a []float64) (float64, error) {
 func (f *rewardFn) checkScore(j int, y float64) error {
 	switch {
 	case math.IsNaN(y) || math.IsInf(y, 0):
-		return fmt.Errorf("simulate: score of task %d is %v: %w", j, y, aggregators.ErrInf)
+		return fmt.Errorf("score of task %d is %v: %w", j, y, aggregators.ErrInf)
 	case f.outer.nonneg && y < 0:
-		return fmt.Errorf("simulate: score of task %d, %v = %v, is not a valid input of the outer operator %v: %w",
+		return fmt.Errorf("score of task %d, %v = %v, is not a valid input of the outer operator %v: %w",
 			j, f.inner[j].op, y, f.outer.op, aggregators.ErrNegative)
 	}
 	return nil
@@ -431,7 +431,7 @@ func (f *rewardFn) tangent(a, da []float64, slotU int, slotT []int, dr []float64
 		return r, err
 	}
 	if math.IsNaN(r) || math.IsInf(r, 0) {
-		return r, fmt.Errorf("simulate: reward is %v: %w", r, aggregators.ErrInf)
+		return r, fmt.Errorf("reward is %v: %w", r, aggregators.ErrInf)
 	}
 	for k := range dr {
 		dr[k] = 0

@@ -49,8 +49,8 @@ func NewMatrixGame(batch, agents, tasks int, discrete bool, r *aggregators.Rewar
 	if err != nil {
 		return nil, err
 	}
-	if err := probeReward(rc, agents, tasks); err != nil {
-		return nil, err
+	if err := probeReward(rc, agents, tasks, ErrConfig); err != nil {
+		return nil, fmt.Errorf("simulate: matrix game: %w", err)
 	}
 	g := &MatrixGame{batch: batch, n: agents, m: tasks, discrete: discrete, reward: rc}
 	g.fn = newRewardFn(&g.reward, agents, tasks)
@@ -128,6 +128,9 @@ func (g *MatrixGame) SetParams(p Params) error {
 		if r, err = withRewardParam(r, n, p.Values[k]); err != nil {
 			return fmt.Errorf("simulate: %s: %w", g.Name(), err)
 		}
+	}
+	if err := probeReward(r, g.n, g.m, ErrParam); err != nil {
+		return fmt.Errorf("simulate: %s: %v: %w", g.Name(), p, err)
 	}
 	g.reward = r
 	g.fn = newRewardFn(&g.reward, g.n, g.m)

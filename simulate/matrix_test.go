@@ -245,17 +245,30 @@ func TestMatrixErrors(t *testing.T) {
 	if _, err := NewCapture(CaptureConfig{Batch: 1, Goals: 3, Reward: reward(t, "powersum(1500)", "sum")}); err != nil {
 		t.Errorf("Capture with 3 goals, powersum(1500)∘sum: %v", err)
 	}
-	// and at the step if a parameter takes it there later.
+	// The same probe refuses a parameter that would take the reward there
+	// later, or overflow it, and the game keeps its θ and plays on.
 	neg, err := NewMatrixGame(1, 2, 2, false, reward(t, "powersum(2)", "lse(1)"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := neg.SetParams(Params{Names: []string{"T.t"}, Values: []float64{-1}}); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		p    Params
+		want error
+	}{
+		{Params{Names: []string{"T.t"}, Values: []float64{-1}}, aggregators.ErrNegative},
+		{Params{Names: []string{"U.t"}, Values: []float64{2000}}, aggregators.ErrInf},
+	} {
+		err := neg.SetParams(tc.p)
+		if !errors.Is(err, ErrParam) || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), "every agent on task 0") {
+			t.Errorf("SetParams(%v) = %v, want ErrParam and %v naming the probe", tc.p, err, tc.want)
+		}
+	}
+	if got := neg.Params(); got.Values[0] != 2 || got.Values[1] != 1 {
+		t.Errorf("θ after refused SetParams = %v, want U.t=2 T.t=1", got)
 	}
 	_ = neg.Reset(0)
-	if err := neg.Step([]float64{0, 0, 0, 0}); !errors.Is(err, aggregators.ErrNegative) {
-		t.Errorf("negative score: %v", err)
+	if err := neg.Step([]float64{0, 0, 0, 0}); err != nil {
+		t.Errorf("Step after refused SetParams: %v", err)
 	}
 }
 

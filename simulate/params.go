@@ -37,15 +37,17 @@ func copyReward(r *aggregators.Reward, m int) (aggregators.Reward, error) {
 	return c, nil
 }
 
-// probeReward returns an error wrapping ErrConfig if r cannot score the
-// efforts of n agents that all put their whole effort on one task, for
-// each of the m tasks, so that an inner operator whose scores the outer
-// one does not take (a negative lse(-1) score under powersum(2), say)
-// shows at construction rather than at the first step. An environment
-// calls it only if it can reach those allocations (the matrix game, Tag,
+// probeReward returns an error wrapping kind (ErrConfig at construction,
+// ErrParam in SetParams) if r cannot score the efforts of n agents that
+// all put their whole effort on one task, for each of the m tasks, so
+// that an inner operator whose scores the outer one does not take (a
+// negative lse(-1) score under powersum(2), say), or an exponent that
+// overflows the reward (powersum(1000) of a score of 2), shows when the
+// reward is set rather than at the first step. An environment calls it
+// only if it can reach those allocations (the matrix game, Tag,
 // Multi-goal-capture with at most 2 goals). The budget is not applied, as
 // the environments do not apply it.
-func probeReward(r aggregators.Reward, n, m int) error {
+func probeReward(r aggregators.Reward, n, m int, kind error) error {
 	r.Budget = math.Inf(1)
 	for j := 0; j < m; j++ {
 		a := mat.NewDense(n, m, nil)
@@ -53,7 +55,7 @@ func probeReward(r aggregators.Reward, n, m int) error {
 			a.Set(i, j, 1)
 		}
 		if _, err := r.Value(a); err != nil {
-			return fmt.Errorf("simulate: reward %v with every agent on task %d: %w: %w", &r, j, err, ErrConfig)
+			return fmt.Errorf("reward %v with every agent on task %d: %w: %w", &r, j, err, kind)
 		}
 	}
 	return nil
@@ -107,11 +109,11 @@ func rewardOperator(r *aggregators.Reward, name string) (aggregators.Parametric,
 func withRewardParam(r aggregators.Reward, name string, v float64) (aggregators.Reward, error) {
 	p, j, ok := rewardOperator(&r, name)
 	if !ok {
-		return r, fmt.Errorf("simulate: no reward parameter %q: %w", name, ErrParam)
+		return r, fmt.Errorf("no reward parameter %q: %w", name, ErrParam)
 	}
 	q, err := p.WithParam(v)
 	if err != nil {
-		return r, fmt.Errorf("simulate: parameter %q = %v: %v: %w", name, v, err, ErrParam)
+		return r, fmt.Errorf("parameter %q = %v: %v: %w", name, v, err, ErrParam)
 	}
 	c := aggregators.Reward{Outer: r.Outer, Inner: append([]aggregators.Operator(nil), r.Inner...), Budget: r.Budget}
 	if j < 0 {

@@ -217,8 +217,8 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := probeReward(rc, cfg.Chasers, cfg.Escapers); err != nil {
-		return nil, err
+	if err := probeReward(rc, cfg.Chasers, cfg.Escapers, ErrConfig); err != nil {
+		return nil, fmt.Errorf("simulate: tag: %w", err)
 	}
 	g := &Tag{cfg: cfg, b: cfg.Batch, n: cfg.Chasers, m: cfg.Escapers, o: cfg.Obstacles, length: cfg.EpisodeLength, reward: rc}
 	g.cfg.Reward = nil
@@ -388,6 +388,9 @@ func (g *Tag) SetParams(p Params) error {
 		if err != nil {
 			return err
 		}
+	}
+	if err := probeReward(r, g.n, g.m, ErrParam); err != nil {
+		return fmt.Errorf("simulate: tag: %v: %w", p, err)
 	}
 	g.reward, g.drag, g.force, g.escForce, g.chaserSpeed, g.escSpeed = r, drag, chaserForce, escForce, cs, es
 	g.obsRadius, g.shaping, g.penalty = obr, sh, pen
