@@ -3,6 +3,8 @@ package learn
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -104,6 +106,58 @@ func FuzzEnvSpec(f *testing.F) {
 		}
 		if length > 0 && env.Name() != "matrix" && env.Name() != "matrix-discrete" && env.EpisodeLength() != length {
 			t.Fatalf("%+v: episode length %d", s, env.EpisodeLength())
+		}
+	})
+}
+
+// FuzzReadLog: ReadLog and ReadHetGPSLog never panic on any file, and
+// refuse what they cannot read with an error wrapping ErrCheckpoint; what
+// they accept has one row per data line, numbered 1, 2, ..., and a
+// last line cut short (no newline) is dropped, not parsed.
+func FuzzReadLog(f *testing.F) {
+	pair := strings.Join(pairHeader, ",") + "\n"
+	older := strings.Join(pairHeader[:diversityAt], ",") + "," + strings.Join(pairHeader[diversityAt+2:], ",") + "\n"
+	hg := strings.Join(hetgpsHeader([]string{"T.t", "U.t"}), ",") + "\n"
+	f.Add(pair + "1,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,1000\n")
+	f.Add(older + "1,100,0.5,0.25,0.25,0.5,0.25,0.25,0.1,1000\n2,200,0.5,0.25,0.25,NaN,NaN,NaN,0.2,1000\n")
+	f.Add(pair + "1,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,1000\n2,200,0.5,0.2")
+	f.Add(pair + "2,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,1000\n")
+	f.Add(hg + "1,100," + strings.Repeat("0.5,", len(hetgpsHeader([]string{"T.t", "U.t"}))-3) + "7\n")
+	f.Add("")
+	f.Add("\n\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, logFile), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		whole := max(0, strings.Count(data, "\n")-1) // data lines ending in a newline
+		rows, err := ReadLog(dir)
+		if err != nil && !errors.Is(err, ErrCheckpoint) {
+			t.Fatalf("ReadLog: %v, not ErrCheckpoint", err)
+		}
+		if err == nil {
+			if len(rows) > whole {
+				t.Fatalf("ReadLog: %d rows from %d whole data lines", len(rows), whole)
+			}
+			for k, r := range rows {
+				if r.Iteration != k+1 {
+					t.Fatalf("ReadLog: row %d is iteration %d", k, r.Iteration)
+				}
+			}
+		}
+		hrows, names, err := ReadHetGPSLog(dir)
+		if err != nil && !errors.Is(err, ErrCheckpoint) {
+			t.Fatalf("ReadHetGPSLog: %v, not ErrCheckpoint", err)
+		}
+		if err == nil {
+			if len(hrows) > whole {
+				t.Fatalf("ReadHetGPSLog: %d rows from %d whole data lines", len(hrows), whole)
+			}
+			for k, r := range hrows {
+				if r.Iteration != k+1 || len(r.Theta) != len(names) {
+					t.Fatalf("ReadHetGPSLog: row %d is iteration %d with %d θ for %d names", k, r.Iteration, len(r.Theta), len(names))
+				}
+			}
 		}
 	})
 }

@@ -375,7 +375,7 @@ func parseHetGPSRow(r []string, k int) (HetGPSStats, error) {
 	var s HetGPSStats
 	np := len(pairHeader)
 	if len(r) != np+2+2*k {
-		return s, fmt.Errorf("learn: HetGPS log row with %d fields, want %d: %w", len(r), np+2+2*k, ErrCheckpoint)
+		return s, fmt.Errorf("HetGPS log row with %d fields, want %d: %w", len(r), np+2+2*k, ErrCheckpoint)
 	}
 	var err error
 	if s.PairStats, err = parsePairRow(r[:np]); err != nil {
@@ -384,12 +384,12 @@ func parseHetGPSRow(r []string, k int) (HetGPSStats, error) {
 	vals := make([]float64, 1+2*k)
 	for j := range vals {
 		if vals[j], err = parseFloat(r[np+j]); err != nil {
-			return s, fmt.Errorf("learn: HetGPS log row %v: %v: %w", r, err, ErrCheckpoint)
+			return s, fmt.Errorf("HetGPS log row %v: %v: %w", r, err, ErrCheckpoint)
 		}
 	}
 	s.GradGain, s.Theta, s.ThetaGrad = vals[0], vals[1:1+k], vals[1+k:]
 	if s.EnvStep, err = strconv.ParseBool(r[len(r)-1]); err != nil {
-		return s, fmt.Errorf("learn: HetGPS log row %v: %v: %w", r, err, ErrCheckpoint)
+		return s, fmt.Errorf("HetGPS log row %v: %v: %w", r, err, ErrCheckpoint)
 	}
 	return s, nil
 }
@@ -495,7 +495,7 @@ func HetGPSWithProgress(spec HetGPSSpec, opt Options, progress func(HetGPSStats)
 	for _, r := range rows {
 		row, err := parseHetGPSRow(r, len(names))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("learn: resume from %s: %w", opt.Dir, err)
 		}
 		res.Log = append(res.Log, row)
 	}
@@ -807,10 +807,10 @@ func ReadHetGPSLog(dir string) ([]HetGPSStats, []string, error) {
 	for k, r := range rows {
 		row, err := parseHetGPSRow(r, len(names))
 		if err == nil && row.Iteration != k+1 {
-			err = fmt.Errorf("learn: row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
+			err = fmt.Errorf("row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("learn: %s, line %d: %v", path, k+2, err)
+			return nil, nil, fmt.Errorf("learn: %s, line %d: %w", path, k+2, err)
 		}
 		log = append(log, row)
 	}

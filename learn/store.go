@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -267,8 +268,10 @@ func readCheckpoint(path string) (*checkpoint, error) {
 }
 
 // check returns an error wrapping ErrCheckpoint if ck cannot be a
-// checkpoint written by this package: another version, or a negative
-// count of iterations or frames.
+// checkpoint written by this package: another version, a negative count
+// of iterations, frames or optimiser steps, a parameter or optimiser
+// moment that is NaN or infinite, or a negative second moment. (Training
+// stops with ErrDiverged before it would write any of these.)
 func (ck *checkpoint) check() error {
 	if ck.Version != 1 {
 		return fmt.Errorf("version %d, want 1: %w", ck.Version, ErrCheckpoint)
@@ -277,8 +280,33 @@ func (ck *checkpoint) check() error {
 		return fmt.Errorf("iteration %d: %w", ck.Iteration, ErrCheckpoint)
 	}
 	for k, t := range ck.Teams {
-		if t.Iter < 0 || t.Frames < 0 {
-			return fmt.Errorf("team %d at iteration %d with %d frames: %w", k, t.Iter, t.Frames, ErrCheckpoint)
+		if t.Iter < 0 || t.Frames < 0 || t.ActorStep < 0 || t.CriticStep < 0 {
+			return fmt.Errorf("team %d at iteration %d with %d frames, Adam steps %d and %d: %w",
+				k, t.Iter, t.Frames, t.ActorStep, t.CriticStep, ErrCheckpoint)
+		}
+		if err := t.checkValues(); err != nil {
+			return fmt.Errorf("team %d: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// checkValues returns an error wrapping ErrCheckpoint naming the first
+// non-finite value of s, or negative Adam second moment.
+func (s *teamState) checkValues() error {
+	for _, v := range []struct {
+		name   string
+		x      []float64
+		nonNeg bool
+	}{
+		{"actor parameter", s.Actor, false}, {"critic parameter", s.Critic, false},
+		{"actor Adam mean", s.ActorM, false}, {"critic Adam mean", s.CriticM, false},
+		{"actor Adam variance", s.ActorV, true}, {"critic Adam variance", s.CriticV, true},
+	} {
+		for i, x := range v.x {
+			if math.IsNaN(x) || math.IsInf(x, 0) || (v.nonNeg && x < 0) {
+				return fmt.Errorf("%s %d is %v: %w", v.name, i, x, ErrCheckpoint)
+			}
 		}
 	}
 	return nil

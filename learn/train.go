@@ -103,7 +103,7 @@ func splitLogRows(path string, lines []string, header []string) ([][]string, err
 func parsePairRow(r []string) (PairStats, error) {
 	var s PairStats
 	if len(r) != len(pairHeader) {
-		return s, fmt.Errorf("learn: log row with %d fields, want %d: %w", len(r), len(pairHeader), ErrCheckpoint)
+		return s, fmt.Errorf("log row with %d fields, want %d: %w", len(r), len(pairHeader), ErrCheckpoint)
 	}
 	var err error
 	it, err1 := strconv.Atoi(r[0])
@@ -118,7 +118,7 @@ func parsePairRow(r []string) (PairStats, error) {
 	}
 	for _, e := range []error{err1, err2, err} {
 		if e != nil {
-			return s, fmt.Errorf("learn: log row %v: %v: %w", r, e, ErrCheckpoint)
+			return s, fmt.Errorf("log row %v: %v: %w", r, e, ErrCheckpoint)
 		}
 	}
 	return s, nil
@@ -141,7 +141,7 @@ func Train(spec RunSpec, opt Options) (*Result, error) {
 	for _, r := range rows {
 		row, err := parsePairRow(r)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("learn: resume from %s: %w", opt.Dir, err)
 		}
 		res.Log = append(res.Log, row)
 	}
@@ -299,10 +299,10 @@ func ReadLog(dir string) ([]PairStats, error) {
 	for k, r := range rows {
 		row, err := parsePairRow(r)
 		if err == nil && row.Iteration != k+1 {
-			err = fmt.Errorf("learn: row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
+			err = fmt.Errorf("row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("learn: %s, line %d: %v", path, k+2, err)
+			return nil, fmt.Errorf("learn: %s, line %d: %w", path, k+2, err)
 		}
 		log = append(log, row)
 	}

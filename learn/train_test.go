@@ -513,6 +513,10 @@ func TestTrainCheckpointErrors(t *testing.T) {
 		{"teams behind the log", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Teams[1].Iter-- })},
 		{"negative frames", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Teams[0].Frames = -5 })},
 		{"other version", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Version = 2 })},
+		{"NaN weight", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Teams[0].Actor[3] = math.NaN() })},
+		{"infinite Adam mean", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Teams[1].CriticM[0] = math.Inf(-1) })},
+		{"negative Adam variance", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Teams[1].ActorV[1] = -1e-9 })},
+		{"negative Adam step", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Teams[0].CriticStep = -1 })},
 	} {
 		d := t.TempDir()
 		mustTrain(t, spec, Options{Dir: d})
