@@ -74,9 +74,10 @@ precision), DIR/curves-<variant>.png (ΔR against frames, one panel per
 the paper's and the closed form), DIR/diversity-<variant>.png (each
 team's diversity against frames, if the runs logged it), and prints a
 summary with the frames used beside the paper's budget (the default
-settings train on a CPU and use far fewer frames than the paper). tag-large's final gain is that of its final policies on 512
-episodes without the distance shaping and collision penalty (the capture
-reward alone, as the paper's); the gain of the training returns is the
+settings train on a CPU and use far fewer frames than the paper).
+tag-large's final gain is that of its final policies on 512 episodes
+without the distance shaping and collision penalty (the capture reward
+alone, as the paper's); the gain of the training returns is the
 ReturnGain column, and the curves show it.
 
 Ctrl-C (SIGINT) or SIGTERM stops the running runs after their iteration,
