@@ -64,7 +64,25 @@
 // without training); LoadPair rebuilds a paired run's teams from its
 // checkpoint, to play them again, for instance with other environment
 // parameters (Pair.SetEnvParams); Team.Profile shows which agent of a
-// team worked on which task (simulate.Profile).
+// team worked on which task (simulate.Profile). A checkpoint that holds
+// a NaN or infinite parameter, or anything else training cannot have
+// written, is refused with ErrCheckpoint.
+//
+// # HetGPS
+//
+// HetGPS (the paper's Algorithm 1, described by HetGPSSpec) trains a
+// paired run and moves environment parameters θ (ThetaParam: a name of
+// the environment's simulate.Params, its start, optional bounds kept by a
+// tanh squash) along the gradient of the gain G^θ(π_het) − G^θ(π_hom),
+// which package simulate differentiates through the reward, the dynamics
+// and the reparameterised policies (simulate.GainGradientConcurrent).
+// Its Schedule is Concurrent (agents every iteration, θ every x-th) or
+// Alternated (x agent iterations, then y of θ); Descent minimises the
+// gain; θ steps by Adam or plain gradient steps (SGD). Its log has the
+// columns of a paired run followed by the gain measured with the
+// gradient, θ, the gradient and whether θ stepped (ReadHetGPSLog); it
+// checkpoints and resumes as Train does, and LoadHetGPS rebuilds its
+// teams and final θ.
 //
 // # Determinism
 //

@@ -429,6 +429,22 @@ type hetgpsState struct {
 	Step      int
 }
 
+// check returns an error wrapping ErrCheckpoint if s cannot have been
+// written by a search: a negative iteration or Adam step, a NaN or
+// infinite raw value or moment, or a negative second moment.
+func (s *hetgpsState) check() error {
+	if s.Iteration < 0 || s.Step < 0 {
+		return fmt.Errorf("iteration %d, Adam step %d: %w", s.Iteration, s.Step, ErrCheckpoint)
+	}
+	for j := range s.Raw {
+		r, m, v := s.Raw[j], s.M[j], s.V[j]
+		if !finite(r) || !finite(m) || !finite(v) || v < 0 {
+			return fmt.Errorf("parameter %d: raw value %v, Adam moments %v and %v: %w", j, r, m, v, ErrCheckpoint)
+		}
+	}
+	return nil
+}
+
 // hetgps is a running search.
 type hetgps struct {
 	spec  HetGPSSpec
@@ -602,6 +618,9 @@ func (h *hetgps) restore(extra []byte) error {
 	k := len(h.raw)
 	if len(s.Raw) != k || len(s.M) != k || len(s.V) != k {
 		return fmt.Errorf("learn: HetGPS checkpoint holds %d parameters, the run searches %d: %w", len(s.Raw), k, ErrCheckpoint)
+	}
+	if err := s.check(); err != nil {
+		return fmt.Errorf("learn: HetGPS state in the checkpoint: %w", err)
 	}
 	h.iter = s.Iteration
 	copy(h.raw, s.Raw)

@@ -1,6 +1,8 @@
 package learn
 
 import (
+	"bytes"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -626,5 +628,44 @@ func TestLoadHetGPS(t *testing.T) {
 	mustTrain(t, smallSpec(2), Options{Dir: paired})
 	if _, _, err := LoadHetGPS(paired); !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "not the checkpoint of a HetGPS run") {
 		t.Errorf("paired-run directory: %v, want ErrCheckpoint", err)
+	}
+}
+
+// TestHetGPSCheckpointErrors: a HetGPS checkpoint whose search state
+// training cannot have written is refused with ErrCheckpoint, not resumed.
+func TestHetGPSCheckpointErrors(t *testing.T) {
+	s := hetgpsMatrix(2, 3)
+	for _, c := range []struct {
+		name string
+		edit func(*hetgpsState)
+	}{
+		{"NaN raw value", func(st *hetgpsState) { st.Raw[0] = math.NaN() }},
+		{"infinite Adam mean", func(st *hetgpsState) { st.M[1] = math.Inf(1) }},
+		{"negative Adam variance", func(st *hetgpsState) { st.V[0] = -1 }},
+		{"negative Adam step", func(st *hetgpsState) { st.Step = -2 }},
+		{"negative iteration", func(st *hetgpsState) { st.Iteration = -1 }},
+	} {
+		dir := t.TempDir()
+		if _, err := HetGPS(s, Options{Dir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		rewriteCheckpoint(t, func(ck *checkpoint) {
+			var st hetgpsState
+			if err := gob.NewDecoder(bytes.NewReader(ck.Extra)).Decode(&st); err != nil {
+				t.Fatal(err)
+			}
+			c.edit(&st)
+			var buf bytes.Buffer
+			if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+				t.Fatal(err)
+			}
+			ck.Extra = buf.Bytes()
+		})(dir)
+		if _, err := HetGPS(s, Options{Dir: dir}); !errors.Is(err, ErrCheckpoint) {
+			t.Errorf("%s: %v, want ErrCheckpoint", c.name, err)
+		}
+		if _, _, err := LoadHetGPS(dir); !errors.Is(err, ErrCheckpoint) {
+			t.Errorf("%s: LoadHetGPS: %v, want ErrCheckpoint", c.name, err)
+		}
 	}
 }

@@ -291,6 +291,9 @@ func (ck *checkpoint) check() error {
 	return nil
 }
 
+// finite reports whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
 // checkValues returns an error wrapping ErrCheckpoint naming the first
 // non-finite value of s, or negative Adam second moment.
 func (s *teamState) checkValues() error {
@@ -304,7 +307,7 @@ func (s *teamState) checkValues() error {
 		{"actor Adam variance", s.ActorV, true}, {"critic Adam variance", s.CriticV, true},
 	} {
 		for i, x := range v.x {
-			if math.IsNaN(x) || math.IsInf(x, 0) || (v.nonNeg && x < 0) {
+			if !finite(x) || (v.nonNeg && x < 0) {
 				return fmt.Errorf("%s %d is %v: %w", v.name, i, x, ErrCheckpoint)
 			}
 		}
