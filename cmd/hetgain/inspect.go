@@ -299,7 +299,10 @@ func loadTeams(dir string) (*learn.Pair, *simulate.Params, error) {
 		return pair, nil, err
 	}
 	pair, theta, err2 := learn.LoadHetGPS(dir)
-	if err2 != nil {
+	switch {
+	case err2 != nil && err2.Error() == err.Error(): // a checkpoint neither can read
+		return nil, nil, err
+	case err2 != nil:
 		return nil, nil, fmt.Errorf("%v; %v", err, err2)
 	}
 	return pair, &theta, nil

@@ -177,6 +177,16 @@ func TestInspectErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, c.code, c.want)
 		}
 	}
+	// A checkpoint that neither a paired run nor HetGPS can read is
+	// reported once.
+	junk := t.TempDir()
+	if err := os.WriteFile(filepath.Join(junk, "checkpoint.gob"), []byte("junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runArgs("inspect", "-dir", junk)
+	if code != exitError || strings.Count(errOut, "invalid checkpoint") != 1 {
+		t.Errorf("junk checkpoint: exit %d, stderr %q; want exit %d and one \"invalid checkpoint\"", code, errOut, exitError)
+	}
 }
 
 func TestNaturalLess(t *testing.T) {
