@@ -435,9 +435,6 @@ func runHetGPSReproducer(j *reproduceJob) error {
 	tableOnly := fs.Bool("table", false, "")
 	var rest []string
 	args := j.args
-	if len(args) > 0 && strings.EqualFold(args[0], "hetgps") {
-		args = args[1:]
-	}
 	for {
 		if err := parseAfterOperand(fs, args); err != nil {
 			return err
@@ -447,6 +444,9 @@ func runHetGPSReproducer(j *reproduceJob) error {
 		}
 		rest = append(rest, fs.Arg(0))
 		args = fs.Args()[1:]
+	}
+	if len(rest) > 0 && strings.EqualFold(rest[0], "hetgps") { // the reproducer's own name, before or after flags
+		rest = rest[1:]
 	}
 	if *jobs < 1 || *seeds < 0 || *iterations < 0 {
 		return usagef("-jobs %d -seeds %d -iterations %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations)

@@ -224,6 +224,16 @@ func TestReproduceHetGPS(t *testing.T) {
 	if !strings.Contains(tabOut, "seed 2: τ_T 5 → ") || strings.Contains(tabOut, "seed 3") {
 		t.Errorf("-table summary:\n%s", tabOut)
 	}
+	// The same with the flags before "hetgps".
+	code, again, errOut := runArgs("reproduce", "-setting", "matrix2", "-dir", dir, "-seeds", "3", "-iterations", "4", "-table", "hetgps", "descent")
+	if code != exitOK || errOut != "" || again != tabOut {
+		t.Errorf("flags before hetgps: exit %d, stderr %q, output\n%s\nwant\n%s", code, errOut, again, tabOut)
+	}
+	// -setting is for hetgps only.
+	if code, _, errOut := runArgs("reproduce", "matrix2", "-setting", "capture", "-table"); code != exitUsage ||
+		!strings.Contains(errOut, "only reproduce hetgps has settings") {
+		t.Errorf("-setting for matrix2: exit %d, stderr %q", code, errOut)
+	}
 	if code, _, errOut := runArgs("reproduce", "hetgps", "descent", "-dir", filepath.Join(dir, "none"), "-table"); code != exitError ||
 		!strings.Contains(errOut, "-table: stat ") {
 		t.Errorf("-table on a missing directory: exit %d, stderr %q", code, errOut)

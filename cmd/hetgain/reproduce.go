@@ -141,6 +141,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	pairs := fs.String("pairs", "", "only these (U, T) pairs, `U-T,...` (default all)")
 	tableOnly := fs.Bool("table", false, "write the table and figures of the runs finished in DIR, without training")
 	quiet := fs.Bool("quiet", false, "no progress line")
+	settings := fs.String("setting", "", "hetgps only: run only the settings with these `LABELS`, as matrix2,capture (default all)")
 	return func(a *app, fs *flag.FlagSet) error {
 		if fs.NArg() == 0 {
 			return usagef("which experiment? want one of %s", reproducerNames())
@@ -158,6 +159,9 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		if *jobs < 1 || *seeds < 0 || *iterations < 0 {
 			return usagef("-jobs %d -seeds %d -iterations %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations)
+		}
+		if *settings != "" && r.name != "hetgps" {
+			return usagef("-setting %s: only reproduce hetgps has settings; %s runs them all", *settings, r.name)
 		}
 		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, iterations: *iterations, pairs: *pairs, tableOnly: *tableOnly, quiet: *quiet})
 	}
