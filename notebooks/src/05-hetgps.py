@@ -241,10 +241,15 @@ for _, n := range []int{2, 3, 4, 8} {
 `hetgain reproduce hetgps softmax` (or `reproduce.RunHetGPS("softmax", ...)`) runs the paper's Figure 5a setting in the matrix game with $N = M = 2$ and $N = M = 4$ and in Multi-goal-capture, 3 seeds each of 400 iterations of 1600 frames per team (in Multi-goal-capture with 10 epochs of PPO per iteration). The logs of all nine runs are kept in `testdata/reproductions/hetgps-softmax`; `reproduce.LoadHetGPSPreset` reads them back without training.
 """),
 ("code", r"""
-full, err := reproduce.LoadHetGPSPreset("softmax", "../testdata/reproductions/hetgps-softmax")
-if err != nil {
-	panic(err)
+// storedPreset reads the stored runs of a HetGPS preset back, without training.
+storedPreset := func(name string) *reproduce.HetGPSResults {
+	res, err := reproduce.LoadHetGPSPreset(name, "../testdata/reproductions/hetgps-"+name)
+	if err != nil {
+		panic(err)
+	}
+	return res
 }
+full := storedPreset("softmax")
 _, _ = fmt.Print(full.Summary())
 """),
 ("code", r"""
@@ -268,10 +273,7 @@ show(last)
 **Power-sum**, from the sum $(\tau_T, \tau_U) = (1, 1)$ with both exponents kept in $[0.3, 6]$ by the squash (the paper's Figure 5b): the logs of `hetgain reproduce hetgps powersum` are kept in `testdata/reproductions/hetgps-powersum`.
 """),
 ("code", r"""
-power, err := reproduce.LoadHetGPSPreset("powersum", "../testdata/reproductions/hetgps-powersum")
-if err != nil {
-	panic(err)
-}
+power := storedPreset("powersum")
 _, _ = fmt.Print(power.Summary())
 """),
 ("code", r"""
@@ -316,20 +318,14 @@ The adverse start is hopeless in the matrix game for the same reason as the fail
 The stored runs of both presets, read back as above:
 """),
 ("code", r"""
-adverse, err := reproduce.LoadHetGPSPreset("adverse", "../testdata/reproductions/hetgps-adverse")
-if err != nil {
-	panic(err)
-}
+adverse := storedPreset("adverse")
 _, _ = fmt.Print(adverse.Summary())
 """),
 ("code", r"""
 adverse.Figure("capture")
 """),
 ("code", r"""
-descent, err := reproduce.LoadHetGPSPreset("descent", "../testdata/reproductions/hetgps-descent")
-if err != nil {
-	panic(err)
-}
+descent := storedPreset("descent")
 _, _ = fmt.Print(descent.Summary())
 """),
 ("code", r"""
