@@ -78,7 +78,9 @@
 // and the reparameterised policies (simulate.GainGradientConcurrent).
 // Its Schedule is Concurrent (agents every iteration, θ every x-th) or
 // Alternated (x agent iterations, then y of θ); Descent minimises the
-// gain; θ steps by Adam or plain gradient steps (SGD). Its log has the
+// gain, and DescentFloor holds θ still while the measured gain is at or
+// below 0 (a negative learned gain is a lagging heterogeneous team, not
+// a θ with less gain); θ steps by Adam or plain gradient steps (SGD). Its log has the
 // columns of a paired run followed by the gain measured with the
 // gradient, θ, the gradient and whether θ stepped (ReadHetGPSLog); it
 // checkpoints and resumes as Train does, and LoadHetGPS rebuilds its

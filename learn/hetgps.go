@@ -129,6 +129,15 @@ type HetGPSSpec struct {
 	WarmUp int
 	// Descent minimises the gain instead of maximising it.
 	Descent bool
+	// DescentFloor, with Descent, holds θ still in an environment
+	// iteration whose measured gain (GradGain) is at or below 0: the
+	// gradient is measured and logged, but θ and its optimiser's state do
+	// not change. The theory's gain is never negative (a heterogeneous
+	// team can act as the homogeneous one), so a negative learned gain is
+	// the heterogeneous team lagging behind the reward, not a θ with less
+	// gain, and descending on it drives θ to where the lag pays. Check
+	// refuses DescentFloor without Descent.
+	DescentFloor bool
 	// SGD takes plain gradient steps ρ ← ρ ± ThetaLR·∇ instead of Adam's.
 	SGD bool
 	// ThetaLR is the learning rate of θ (default 0.05: with Adam, about
@@ -219,6 +228,9 @@ func (s HetGPSSpec) check() error {
 	}
 	if s.WarmUp < 0 {
 		return bad("WarmUp = %d, want >= 0", s.WarmUp)
+	}
+	if s.DescentFloor && !s.Descent {
+		return bad("DescentFloor without Descent (the floor holds a descent at a gain of 0)")
 	}
 	if s.GradEpisodes < 0 {
 		return bad("GradEpisodes = %d, want >= 1", s.GradEpisodes)
@@ -320,14 +332,17 @@ type HetGPSStats struct {
 	// Theta is θ after the iteration, in the order of the spec's Params.
 	Theta []float64
 	// ThetaGrad is ∂gain/∂θ measured at this iteration (before the step),
-	// with respect to θ itself, not its raw value; NaN if θ did not step.
+	// with respect to θ itself, not its raw value; NaN if the iteration
+	// is not one of the schedule's environment iterations.
 	ThetaGrad []float64
 	// GradGain is the gain measured with the gradient: the mean return of
 	// the heterogeneous team minus that of the homogeneous team over
-	// GradEpisodes episodes with the training-time (stochastic) policies;
-	// NaN if θ did not step.
+	// GradEpisodes episodes with the training-time (stochastic) policies
+	// (their modes with DeterministicGrad); NaN if the iteration is not
+	// one of the schedule's environment iterations.
 	GradGain float64
-	// EnvStep reports whether θ stepped.
+	// EnvStep reports whether θ stepped: false at iterations that are not
+	// environment iterations, and at those the DescentFloor held still.
 	EnvStep bool
 }
 
@@ -405,6 +420,7 @@ type hetgpsRecord struct {
 	AgentIters, EnvIters int
 	WarmUp               int `json:",omitempty"`
 	Descent, SGD         bool
+	DescentFloor         bool `json:",omitempty"`
 	ThetaLR              float64
 	GradEpisodes         int
 	DeterministicGrad    bool `json:",omitempty"`
@@ -415,8 +431,8 @@ func (s HetGPSSpec) record() hetgpsRecord {
 	run.Iterations = 0
 	return hetgpsRecord{Algorithm: "HetGPS", Iterations: s.Run.Iterations, Run: run, Params: s.Params,
 		Schedule: s.Schedule.String(), AgentIters: s.AgentIters, EnvIters: s.EnvIters, WarmUp: s.WarmUp,
-		Descent: s.Descent, SGD: s.SGD, ThetaLR: s.ThetaLR, GradEpisodes: s.GradEpisodes,
-		DeterministicGrad: s.DeterministicGrad}
+		Descent: s.Descent, DescentFloor: s.DescentFloor, SGD: s.SGD, ThetaLR: s.ThetaLR,
+		GradEpisodes: s.GradEpisodes, DeterministicGrad: s.DeterministicGrad}
 }
 
 // hetgpsState is the part of a checkpoint that HetGPS adds to the teams'
@@ -648,8 +664,8 @@ func LoadHetGPS(dir string) (*Pair, simulate.Params, error) {
 		return nil, simulate.Params{}, fmt.Errorf("learn: load HetGPS: %s is not the checkpoint of a HetGPS run: %w", path, ErrCheckpoint)
 	}
 	spec := HetGPSSpec{Run: rec.Run, Params: rec.Params, Schedule: schedule, AgentIters: rec.AgentIters,
-		EnvIters: rec.EnvIters, WarmUp: rec.WarmUp, Descent: rec.Descent, SGD: rec.SGD, ThetaLR: rec.ThetaLR,
-		GradEpisodes: rec.GradEpisodes, DeterministicGrad: rec.DeterministicGrad}
+		EnvIters: rec.EnvIters, WarmUp: rec.WarmUp, Descent: rec.Descent, DescentFloor: rec.DescentFloor,
+		SGD: rec.SGD, ThetaLR: rec.ThetaLR, GradEpisodes: rec.GradEpisodes, DeterministicGrad: rec.DeterministicGrad}
 	spec.Run.Iterations = rec.Iterations
 	h, err := newHetGPS(spec)
 	if err != nil {
@@ -740,6 +756,10 @@ func (h *hetgps) iterate() (HetGPSStats, error) {
 		if err := h.pair.setEval(&row.PairStats, h.pair.evalSeed(iter)); err != nil {
 			return row, err
 		}
+	}
+	if envStep && h.spec.DescentFloor && row.GradGain <= 0 {
+		envStep = false // the floor: θ holds still
+		row.EnvStep = false
 	}
 	if envStep {
 		for j, g := range rawGrad {

@@ -156,6 +156,7 @@ func TestHetGPSValidation(t *testing.T) {
 		{func(s *HetGPSSpec) { s.ThetaLR = -1 }, "ThetaLR"},
 		{func(s *HetGPSSpec) { s.GradEpisodes = -1 }, "GradEpisodes"},
 		{func(s *HetGPSSpec) { s.WarmUp = -2 }, "WarmUp"},
+		{func(s *HetGPSSpec) { s.DescentFloor = true }, "DescentFloor without Descent"},
 		{func(s *HetGPSSpec) { s.Schedule = 7 }, "Schedule"},
 		{func(s *HetGPSSpec) { s.AgentIters = -1 }, "AgentIters"},
 		{func(s *HetGPSSpec) { s.Run.Env.U = "min" }, `"U.t"`},
@@ -315,6 +316,7 @@ func TestHetGPSResume(t *testing.T) {
 	}{
 		{"concurrent adam", func(*HetGPSSpec) {}, 3},
 		{"alternated sgd", func(s *HetGPSSpec) { s.Schedule, s.AgentIters, s.EnvIters, s.SGD = Alternated, 2, 2, true }, 3},
+		{"descent floor", func(s *HetGPSSpec) { s.Descent, s.DescentFloor = true, true }, 5},
 	} {
 		s := hetgpsMatrix(2, 8)
 		c.edit(&s)
@@ -419,6 +421,60 @@ func TestHetGPSDescent(t *testing.T) {
 		t.Errorf("final evaluated gain %v at θ %v", last.EvalGain, last.Theta)
 	}
 	t.Logf("final θ %v, gain %v (evaluated %v)", res.Theta, last.GradGain, last.EvalGain)
+}
+
+// TestHetGPSDescentFloor checks the floor of a descent: θ steps exactly
+// at the iterations whose measured gain is above 0 and holds still at the
+// others, and a held iteration leaves the optimiser's state as it was, so
+// that the next step is the one a run without the held iterations would
+// take.
+func TestHetGPSDescentFloor(t *testing.T) {
+	s := hetgpsMatrix(3, 30)
+	s.Descent, s.DescentFloor = true, true
+	res, err := HetGPS(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, stepped := 0, 0
+	prev := []float64{0, 0}
+	for k, row := range res.Log {
+		if math.IsNaN(row.GradGain) || math.IsNaN(row.ThetaGrad[0]) {
+			t.Fatalf("row %d: no gradient at an environment iteration", k)
+		}
+		moved := !reflect.DeepEqual(row.Theta, prev)
+		if row.EnvStep != (row.GradGain > 0) || moved != row.EnvStep {
+			t.Errorf("row %d: gain %v, env step %v, θ %v → %v", k, row.GradGain, row.EnvStep, prev, row.Theta)
+		}
+		if row.EnvStep {
+			stepped++
+		} else {
+			held++
+		}
+		prev = row.Theta
+	}
+	if held == 0 || stepped == 0 {
+		t.Fatalf("%d iterations held, %d stepped: the test needs both", held, stepped)
+	}
+	// Replaying the stepped iterations' gradients through a fresh Adam
+	// gives the run's θ.
+	h, err := newHetGPS(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range res.Log {
+		if !row.EnvStep {
+			continue
+		}
+		g := make([]float64, len(row.ThetaGrad))
+		for j, d := range row.ThetaGrad {
+			g[j] = d * s.Params[j].slope(h.raw[j]) // unbounded: slope 1, descent: minimise the gain
+		}
+		h.opt.step(h.raw, g)
+	}
+	if !reflect.DeepEqual(h.raw, res.Theta) {
+		t.Errorf("Adam over the stepped iterations gives θ %v, the run %v", h.raw, res.Theta)
+	}
+	t.Logf("%d iterations held, %d stepped; final θ %v, gain %v", held, stepped, res.Theta, res.Log[len(res.Log)-1].GradGain)
 }
 
 // benchmarkIterations times iterations of a paired run and of HetGPS

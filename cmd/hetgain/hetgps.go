@@ -30,7 +30,10 @@ held fixed) on -grad-episodes episodes, or with -grad-deterministic their
 deterministic policies (the modes): then two teams that act alike have a
 gain and a gradient of exactly 0, where sampled actions give noise that
 Adam turns into full steps (see learn.HetGPSSpec.DeterministicGrad).
--descent minimises the gain instead.
+-descent minimises the gain instead; with -floor, θ holds still in an
+iteration whose measured gain is at or below 0 (a negative learned gain is
+the heterogeneous team lagging, not a θ with less gain: see
+learn.HetGPSSpec.DescentFloor).
 
 θ starts at the parameters of -U and -T (softmax(0) is the mean,
 powersum(1) the sum). -bounds keeps a parameter in (LO, HI) by optimising
@@ -122,6 +125,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	y := fs.Int("y", 1, "alternated: y environment iterations per cycle")
 	warmUp := fs.Int("warmup", 0, "iterations at the start that train the agents only, before the schedule begins")
 	descent := fs.Bool("descent", false, "minimise the gain instead of maximising it")
+	floor := fs.Bool("floor", false, "with -descent: θ holds still while the measured gain is at or below 0")
 	sgd := fs.Bool("sgd", false, "plain gradient steps on θ instead of Adam")
 	deterministic := fs.Bool("grad-deterministic", false, "the gain and its gradient from the teams' deterministic policies, not sampled actions")
 	thetaLR := fs.Float64("theta-lr", learn.HetGPSDefaultThetaLR, "learning rate of θ")
@@ -151,6 +155,9 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *n < 1 || *m < 1 {
 			return usagef("-N %d -M %d: want N >= 1 and M >= 1", *n, *m)
 		}
+		if *floor && !*descent {
+			return usagef("-floor needs -descent: it holds a descent at a gain of 0")
+		}
 		for _, op := range []struct{ flag, spec string }{{"U", *u}, {"T", *t}} {
 			if _, err := parseOperator(op.spec); err != nil {
 				return usagef("-%s: %v", op.flag, err)
@@ -173,7 +180,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		spec := learn.HetGPSSpec{
 			Run: learn.RunSpec{Env: es, Team: cfg, Iterations: *iterations,
 				EvalEvery: *tf.evalEvery, EvalEpisodes: *tf.evalEpisodes},
-			AgentIters: *x, EnvIters: *y, WarmUp: *warmUp, Descent: *descent, SGD: *sgd, ThetaLR: *thetaLR, GradEpisodes: *gradEpisodes,
+			AgentIters: *x, EnvIters: *y, WarmUp: *warmUp, Descent: *descent, DescentFloor: *floor, SGD: *sgd, ThetaLR: *thetaLR, GradEpisodes: *gradEpisodes,
 			DeterministicGrad: *deterministic,
 		}
 		if schedule.value == "alternated" {

@@ -69,6 +69,18 @@ func TestHetGPSCommandTiny(t *testing.T) {
 	if !strings.Contains(out, "wrote "+plot) || strings.Contains(out, "hetgps-matrix.png") {
 		t.Errorf("-plot: %s", out)
 	}
+
+	// A descent with the floor records it.
+	dir3 := filepath.Join(t.TempDir(), "floor")
+	if code, _, errOut := runArgs(hetgpsTinyArgs(dir3, "-descent", "-floor", "-seeds", "1", "-quiet")...); code != exitOK {
+		t.Fatalf("-descent -floor: exit %d, stderr %q", code, errOut)
+	}
+	if spec := readFile(t, filepath.Join(dir3, "matrix", "seed1", "spec.json")); !strings.Contains(spec, `"DescentFloor": true`) {
+		t.Errorf("-descent -floor: spec.json\n%s", spec)
+	}
+	if !strings.Contains(out, "wrote "+plot) {
+		t.Errorf("-plot: %s", out)
+	}
 	log, _, _ = learn.ReadHetGPSLog(filepath.Join(dir2, "matrix", "seed1"))
 	for k, row := range log {
 		if row.EnvStep != (k%3 == 2) {
@@ -165,6 +177,7 @@ func TestHetGPSCommandUsage(t *testing.T) {
 		{[]string{"hetgps", "-dir", dir, "-bounds", "T.t=0.3:6"}, `Init 0 outside`},
 		{[]string{"hetgps", "-dir", dir, "-theta-lr", "0"}, "-theta-lr"},
 		{[]string{"hetgps", "-dir", dir, "-x", "0"}, "-x 0"},
+		{[]string{"hetgps", "-dir", dir, "-floor"}, "-floor needs -descent"},
 		{[]string{"hetgps", "-dir", dir, "-schedule", "sometimes"}, "-schedule"},
 		{[]string{"hetgps", "-dir", dir, "-env", "blotto"}, "-env"},
 		{[]string{"hetgps", "-dir", dir, "-T", "softplus"}, "-T"},
