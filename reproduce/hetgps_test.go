@@ -57,8 +57,8 @@ func TestHetGPSPresets(t *testing.T) {
 			if len(p) != 2 || p[0].Name != "T.t" || p[1].Name != "U.t" {
 				t.Errorf("%s %s: params %v", e.Name, s.Label, p)
 			}
-			if s.Spec.Descent != (e.Name == "descent") {
-				t.Errorf("%s %s: Descent %v", e.Name, s.Label, s.Spec.Descent)
+			if s.Spec.Descent != (e.Name == "descent") || s.Spec.DescentFloor != s.Spec.Descent {
+				t.Errorf("%s %s: Descent %v, DescentFloor %v", e.Name, s.Label, s.Spec.Descent, s.Spec.DescentFloor)
 			}
 			want := map[string][2]float64{"softmax": {0, 0}, "powersum": {1, 1}, "adverse": {-5, 5}, "descent": {5, -5}}[e.Name]
 			if p[0].Init != want[0] || p[1].Init != want[1] {
@@ -339,6 +339,18 @@ func TestHetGPSOutcomes(t *testing.T) {
 	res.Runs = []HetGPSRun{run(1, -2, 2, 0.3, 0.01)}
 	if o := res.Outcomes(); !o[0].TFell || !o[0].URose || !o[0].GainNearZero || !o[0].AsExpected {
 		t.Errorf("descent: %+v", o[0])
+	}
+	// A descent held inside the region of a gain is not as expected, even
+	// with its gain near 0 (as a floored descent can be: see
+	// learn.HetGPSSpec.DescentFloor), and its summary line says why.
+	inside := run(2, 0.5, -0.5, 0.3, 0.01)
+	inside.Init = []float64{1, -1}
+	res.Runs = []HetGPSRun{inside}
+	if o := res.Outcomes()[0]; !o.TFell || !o.URose || !o.GainNearZero || !o.InGainRegion || o.AsExpected {
+		t.Errorf("descent inside the region: %+v", o)
+	}
+	if s := res.Summary(); !strings.Contains(s, "0 of 1 seeds as expected") || !strings.Contains(s, "left τ_T > 0 > τ_U: no, gain peak") {
+		t.Errorf("descent inside the region, summary:\n%s", s)
 	}
 }
 
