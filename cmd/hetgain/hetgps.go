@@ -68,7 +68,7 @@ otherwise.`,
 	examples: []example{
 		{"hetgain hetgps -env matrix -U 'softmax(0)' -T 'softmax(0)' -grad-deterministic -iterations 400 -seeds 3 -dir runs/hetgps", "the paper's Figure 5a in the matrix game: τ_T rises, τ_U falls"},
 		{"hetgain hetgps -U 'powersum(1)' -T 'powersum(1)' -bounds T.t=0.3:6,U.t=0.3:6 -dir runs/ps", "power-sum, bounded as in the paper"},
-		{"hetgain hetgps -U 'softmax(-5)' -T 'softmax(5)' -descent -dir runs/down", "minimise the gain"},
+		{"hetgain hetgps -U 'softmax(-5)' -T 'softmax(5)' -descent -floor -dir runs/down", "minimise the gain, holding θ once it reaches 0"},
 		{"hetgain hetgps -env capture -envs 16 -iterations 400 -dir runs/capture", ""},
 		{"hetgain hetgps -schedule alternated -x 5 -y 1 -params T.t -dir runs/alt", "search T's parameter only"},
 	},
