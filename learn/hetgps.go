@@ -485,9 +485,10 @@ type hetgps struct {
 //     (Run.Team.Seed, iteration);
 //  2. agent step: one PPO iteration of both teams (Pair.Iterate) in the
 //     environments with the current θ;
-//  3. environment step: θ moves up the gradient (down with Descent),
-//     through the squash of bounded parameters, by Adam (or SGD), and is
-//     set in both teams' environments.
+//  3. environment step: θ moves up the gradient (down with Descent,
+//     unless DescentFloor holds it because the gain measured in step 1 is
+//     at or below 0), through the squash of bounded parameters, by Adam
+//     (or SGD), and is set in both teams' environments.
 //
 // So an iteration that does both follows Algorithm 1: the gradient is
 // taken with the policies that collect the iteration's rollouts, and the
