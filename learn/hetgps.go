@@ -727,7 +727,7 @@ func (h *hetgps) iterate() (HetGPSStats, error) {
 	iter := h.iter + 1
 	agents, envStep := h.spec.Plan(iter)
 	k := len(h.raw)
-	row := HetGPSStats{GradGain: math.NaN(), ThetaGrad: make([]float64, k), EnvStep: envStep}
+	row := HetGPSStats{GradGain: math.NaN(), ThetaGrad: make([]float64, k)}
 	var rawGrad []float64
 	if envStep {
 		var grad []float64
@@ -760,8 +760,8 @@ func (h *hetgps) iterate() (HetGPSStats, error) {
 	}
 	if envStep && h.spec.DescentFloor && row.GradGain <= 0 {
 		envStep = false // the floor: θ holds still
-		row.EnvStep = false
 	}
+	row.EnvStep = envStep
 	if envStep {
 		for j, g := range rawGrad {
 			h.grad[j] = g

@@ -220,8 +220,8 @@ func HetGPSExperiments() []HetGPSExperiment {
 	}
 	for k := range exps {
 		exps[k].Seeds = 3
+		descent := exps[k].Name == "descent"
 		for j := range exps[k].Settings {
-			descent := exps[k].Name == "descent"
 			exps[k].Settings[j].Spec.Descent, exps[k].Settings[j].Spec.DescentFloor = descent, descent
 		}
 	}
