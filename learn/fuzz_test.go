@@ -161,3 +161,71 @@ func FuzzReadLog(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHetGPSCheck: HetGPSSpec.Check never panics and refuses with
+// ErrConfig every non-finite number, a bounded parameter whose Low is not
+// below High or whose Init is not strictly between them, and a negative
+// count; a spec it accepts starts θ where it asks, finite and (for a
+// bounded parameter) inside (Low, High), and its Plan steps θ at least
+// once in any window of x + y iterations after the warm-up.
+func FuzzHetGPSCheck(f *testing.F) {
+	f.Add("softmax(0)", 0, 1, 1, 0, 32, false, false, false, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+	f.Add("powersum(1)", 1, 3, 2, 5, 4, true, true, true, 0.01, 1.0, 0.3, 6.0, 1.0, 0.3, 6.0)
+	f.Add("softmax(0)", 0, 1, 1, 0, 32, false, false, false, 0.05, 0.0, -1e308, 1e308, 0.0, 0.0, 0.0)
+	f.Add("softmax(0)", 2, -1, 0, -1, -1, false, true, false, math.NaN(), math.Inf(1), 2.0, 1.0, 6.0, 0.3, 6.0)
+	f.Fuzz(func(t *testing.T, op string, schedule, x, y, warmUp, gradEpisodes int, descent, floor, sgd bool,
+		lr, init0, low0, high0, init1, low1, high1 float64) {
+		if x > 50 || y > 50 || warmUp > 50 || gradEpisodes > 64 {
+			return // large counts are valid and build large environments
+		}
+		s := HetGPSSpec{
+			Run: RunSpec{Env: EnvSpec{Name: "matrix", U: op, T: op}, Team: Config{Seed: 1, Hidden: []int{4}},
+				Iterations: 1},
+			Params:   []ThetaParam{{Name: "T.t", Init: init0, Low: low0, High: high0}, {Name: "U.t", Init: init1, Low: low1, High: high1}},
+			Schedule: Schedule(schedule), AgentIters: x, EnvIters: y, WarmUp: warmUp, GradEpisodes: gradEpisodes,
+			Descent: descent, DescentFloor: floor, SGD: sgd, ThetaLR: lr,
+		}
+		err := s.Check()
+		if err != nil {
+			if !errors.Is(err, ErrConfig) || !strings.HasPrefix(err.Error(), "learn: ") {
+				t.Fatalf("Check = %v, want a \"learn: \" error wrapping ErrConfig", err)
+			}
+			return
+		}
+		for _, v := range []float64{lr, init0, low0, high0, init1, low1, high1} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%+v: Check accepted %v", s, v)
+			}
+		}
+		if x < 0 || y < 0 || warmUp < 0 || gradEpisodes < 0 || lr < 0 || floor && !descent {
+			t.Fatalf("%+v: Check accepted it", s)
+		}
+		for _, p := range s.Params {
+			if p.Bounded() && !(p.Low < p.High && p.Low < p.Init && p.Init < p.High) {
+				t.Fatalf("accepted the bounds of %+v", p)
+			}
+			start := p.value(p.raw(p.Init))
+			if math.IsNaN(start) || math.IsInf(start, 0) {
+				t.Fatalf("%+v starts at %v", p, start)
+			}
+			if p.Bounded() {
+				if !(start > p.Low && start < p.High) && start != p.Init {
+					t.Fatalf("%+v starts at %v, outside (Low, High)", p, start)
+				}
+			}
+			if math.Abs(start-p.Init) > 1e-9*math.Max(1, math.Abs(p.Init)) {
+				t.Fatalf("%+v starts at %v", p, start)
+			}
+		}
+		d := s.withDefaults()
+		steps := 0
+		for i := d.WarmUp + 1; i <= d.WarmUp+d.AgentIters+d.EnvIters; i++ {
+			if _, env := d.Plan(i); env {
+				steps++
+			}
+		}
+		if steps == 0 {
+			t.Fatalf("%+v: θ never steps in iterations %d to %d", s, d.WarmUp+1, d.WarmUp+d.AgentIters+d.EnvIters)
+		}
+	})
+}

@@ -63,7 +63,10 @@ func ParseSchedule(s string) (Schedule, error) {
 // so θ stays in the open interval (Low, High). ρ is kept in [−15, 15],
 // where θ is still strictly inside it. (The reference implementation
 // also clamps θ to [0.4, 5.9] after the squash; HetGPS does not, since a
-// clamp blocks the gradient.)
+// clamp blocks the gradient.) HetGPSSpec.Check refuses bounds with Init
+// not strictly between them, and bounds so wide (High−Low overflows, or
+// is some 1e9 times Init's magnitude or more) that the squash cannot start
+// θ at Init to 9 significant digits.
 type ThetaParam struct {
 	Name      string
 	Init      float64
@@ -261,6 +264,9 @@ func (s HetGPSSpec) check() error {
 			}
 			if !(p.Init > p.Low && p.Init < p.High) {
 				return bad("parameter %q: Init %v outside (Low, High) = (%v, %v)", p.Name, p.Init, p.Low, p.High)
+			}
+			if start := p.value(p.raw(p.Init)); math.IsInf(p.High-p.Low, 0) || math.Abs(start-p.Init) > 1e-9*math.Max(1, math.Abs(p.Init)) {
+				return bad("parameter %q: (Low, High) = (%v, %v) is too wide for the squash to start at Init %v", p.Name, p.Low, p.High, p.Init)
 			}
 		}
 	}

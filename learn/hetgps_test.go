@@ -153,6 +153,8 @@ func TestHetGPSValidation(t *testing.T) {
 		{func(s *HetGPSSpec) { s.Params[1].Low, s.Params[1].High, s.Params[1].Init = 0.3, 6, 6 }, `"U.t": Init 6 outside`},
 		{func(s *HetGPSSpec) { s.Params[0].Low, s.Params[0].High, s.Params[0].Init = 0.3, 6, 0 }, `"T.t": Init 0 outside`},
 		{func(s *HetGPSSpec) { s.Params[0].Init = math.NaN() }, `"T.t"`},
+		{func(s *HetGPSSpec) { s.Params[0].Low, s.Params[0].High = -1e308, 1e308 }, `"T.t": (Low, High) = (-1e+308, 1e+308) is too wide`},
+		{func(s *HetGPSSpec) { s.Params[1].Low, s.Params[1].High, s.Params[1].Init = -1e300, 1e300, 1 }, `"U.t": (Low, High) = (-1e+300, 1e+300) is too wide for the squash to start at Init 1`},
 		{func(s *HetGPSSpec) { s.ThetaLR = -1 }, "ThetaLR"},
 		{func(s *HetGPSSpec) { s.GradEpisodes = -1 }, "GradEpisodes"},
 		{func(s *HetGPSSpec) { s.WarmUp = -2 }, "WarmUp"},
