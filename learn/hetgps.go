@@ -64,9 +64,8 @@ func ParseSchedule(s string) (Schedule, error) {
 // where θ is still strictly inside it. (The reference implementation
 // also clamps θ to [0.4, 5.9] after the squash; HetGPS does not, since a
 // clamp blocks the gradient.) HetGPSSpec.Check refuses bounds with Init
-// not strictly between them, and bounds so wide (High−Low overflows, or
-// is some 1e9 times Init's magnitude or more) that the squash cannot start
-// θ at Init to 9 significant digits.
+// not strictly between them, and bounds so wide that High−Low overflows
+// or the squash cannot start θ within 1e-9·max(1, |Init|) of Init.
 type ThetaParam struct {
 	Name      string
 	Init      float64
