@@ -101,7 +101,10 @@ hetgps NAME runs a HetGPS preset (softmax, powersum, adverse, descent or
 all) in DIR (default results/hetgps/<name>); -setting matrix2,capture
 runs only the settings of those labels, and -table writes the
 trajectories, figures and summary of the runs finished in DIR without
-running any. Interrupted, both write those of the runs finished so far.`)
+running any. Interrupted, both write those of the runs finished so far.
+With -setting, trajectories.csv and summary.txt then hold those settings
+only (as -pairs does for the table); -table without -setting, with the
+largest -seeds used, writes them again for every setting.`)
 	return b.String()
 }
 
