@@ -524,6 +524,67 @@ func TestPowerSumStartSignal(t *testing.T) {
 	}
 }
 
+// TestPowerSumStartSplit pins what the search sees of the two exponents
+// together at the power-sum start (τ_T = τ_U = 1, both sums), against a
+// homogeneous team whose agents choose the same efforts (as with the
+// modes in the matrix game). The difference of the gain's two
+// derivatives,
+//
+//	∂gain/∂τ_T − ∂gain/∂τ_U = Σ_j T_j (ln N − H_j),
+//
+// where T_j is the heterogeneous team's total effort on task j and H_j
+// the entropy of how the agents split it (a_ij / T_j over i), is never
+// negative and is 0 exactly when the heterogeneous team's rows are equal:
+// the split of the gradient always points the paper's way (τ_T up, τ_U
+// down) by how specialised that team is. What the two derivatives share
+// has either sign, and Adam steps each parameter by about its learning
+// rate whatever the sizes, so when the shared part is the larger both
+// exponents move together.
+func TestPowerSumStartSplit(t *testing.T) {
+	powerSum := aggregators.NewReward(aggregators.PowerSum{T: 1}, aggregators.PowerSum{T: 1})
+	split := func(a *mat.Dense) float64 { // ∂R/∂τ_T − ∂R/∂τ_U
+		g, err := powerSum.ParamGradient(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g.InnerShared() - g.Outer
+	}
+	rnd := rand.New(rand.NewSource(2))
+	for trial := 0; trial < 500; trial++ {
+		n, m := 2+rnd.Intn(3), 2+rnd.Intn(3)
+		het, hom := mat.NewDense(n, m, nil), mat.NewDense(n, m, nil)
+		row := randomSimplexRow(rnd, m)
+		for i := 0; i < n; i++ {
+			hom.SetRow(i, row)
+			het.SetRow(i, randomSimplexRow(rnd, m))
+		}
+		want := 0.0 // Σ_j T_j (ln N − H_j)
+		for j := 0; j < m; j++ {
+			total := mat.Sum(het.ColView(j))
+			entropy := 0.0
+			for i := 0; i < n; i++ {
+				if w := het.At(i, j) / total; w > 0 {
+					entropy -= w * math.Log(w)
+				}
+			}
+			if total > 0 {
+				want += total * (math.Log(float64(n)) - entropy)
+			}
+		}
+		got := split(het) - split(hom)
+		if math.Abs(got-want) > 1e-12 || got < -1e-12 {
+			t.Fatalf("%v against identical rows %v: ∂gain/∂τ_T − ∂gain/∂τ_U = %v, want Σ_j T_j (ln N − H_j) = %v >= 0",
+				het.RawMatrix().Data, row, got, want)
+		}
+		for i := 1; i < n; i++ { // the heterogeneous team with equal rows: no split
+			het.SetRow(i, het.RawRowView(0))
+		}
+		if d := split(het) - split(hom); math.Abs(d) > 1e-12 {
+			t.Fatalf("equal rows %v against identical rows %v: split %v, want 0", het.RawMatrix().Data, row, d)
+		}
+	}
+}
+
 // randomSimplexRow returns a random point of the unit simplex in R^m with
 // about a quarter of its coordinates exactly 0, the case of 0 ln 0 in the
 // power-sum's derivative (schur.Domain.Sample almost never gives a 0).
