@@ -64,8 +64,10 @@ func ParseSchedule(s string) (Schedule, error) {
 // where θ is still strictly inside it. (The reference implementation
 // also clamps θ to [0.4, 5.9] after the squash; HetGPS does not, since a
 // clamp blocks the gradient.) HetGPSSpec.Check refuses bounds with Init
-// not strictly between them, and bounds so wide that High−Low overflows
-// or the squash cannot start θ within 1e-9·max(1, |Init|) of Init.
+// not strictly between them, bounds so wide that High−Low overflows or
+// the squash cannot start θ within 1e-9·max(1, |Init|) of Init, and
+// bounds so narrow (a few units in the last place) that rounding would
+// put θ on one of them.
 type ThetaParam struct {
 	Name      string
 	Init      float64
@@ -266,6 +268,9 @@ func (s HetGPSSpec) check() error {
 			}
 			if start := p.value(p.raw(p.Init)); math.IsInf(p.High-p.Low, 0) || math.Abs(start-p.Init) > 1e-9*math.Max(1, math.Abs(p.Init)) {
 				return bad("parameter %q: (Low, High) = (%v, %v) is too wide for the squash to start at Init %v", p.Name, p.Low, p.High, p.Init)
+			}
+			if !(p.value(-rawLimit) > p.Low && p.value(rawLimit) < p.High) {
+				return bad("parameter %q: (Low, High) = (%v, %v) is too narrow for the squash to keep θ strictly inside", p.Name, p.Low, p.High)
 			}
 		}
 	}

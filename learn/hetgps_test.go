@@ -155,6 +155,9 @@ func TestHetGPSValidation(t *testing.T) {
 		{func(s *HetGPSSpec) { s.Params[0].Init = math.NaN() }, `"T.t"`},
 		{func(s *HetGPSSpec) { s.Params[0].Low, s.Params[0].High = -1e308, 1e308 }, `"T.t": (Low, High) = (-1e+308, 1e+308) is too wide`},
 		{func(s *HetGPSSpec) { s.Params[1].Low, s.Params[1].High, s.Params[1].Init = -1e300, 1e300, 1 }, `"U.t": (Low, High) = (-1e+300, 1e+300) is too wide for the squash to start at Init 1`},
+		{func(s *HetGPSSpec) {
+			s.Params[0].Low, s.Params[0].High, s.Params[0].Init = 1, math.Nextafter(math.Nextafter(1, 2), 2), math.Nextafter(1, 2)
+		}, `"T.t": (Low, High) = (1, 1.0000000000000004) is too narrow`},
 		{func(s *HetGPSSpec) { s.ThetaLR = -1 }, "ThetaLR"},
 		{func(s *HetGPSSpec) { s.GradEpisodes = -1 }, "GradEpisodes"},
 		{func(s *HetGPSSpec) { s.WarmUp = -2 }, "WarmUp"},
