@@ -106,6 +106,25 @@ func (p ThetaParam) raw(v float64) float64 {
 	return clampRaw(math.Atanh(2*(v-p.Low)/(p.High-p.Low) - 1))
 }
 
+// boundsProblem describes what is wrong with the bounds of a bounded
+// parameter with finite Init, Low and High (see ThetaParam), or returns
+// "" if nothing is (always for an unbounded one).
+func (p ThetaParam) boundsProblem() string {
+	switch {
+	case !p.Bounded():
+		return ""
+	case p.Low >= p.High:
+		return fmt.Sprintf("Low %v >= High %v", p.Low, p.High)
+	case !(p.Init > p.Low && p.Init < p.High):
+		return fmt.Sprintf("Init %v outside (Low, High) = (%v, %v)", p.Init, p.Low, p.High)
+	case math.IsInf(p.High-p.Low, 0) || math.Abs(p.value(p.raw(p.Init))-p.Init) > 1e-9*math.Max(1, math.Abs(p.Init)):
+		return fmt.Sprintf("(Low, High) = (%v, %v) is too wide for the squash to start at Init %v", p.Low, p.High, p.Init)
+	case !(p.value(-rawLimit) > p.Low && p.value(rawLimit) < p.High):
+		return fmt.Sprintf("(Low, High) = (%v, %v) is too narrow for the squash to keep θ strictly inside", p.Low, p.High)
+	}
+	return ""
+}
+
 func clampRaw(r float64) float64 { return math.Max(-rawLimit, math.Min(rawLimit, r)) }
 
 // HetGPSSpec describes a run of Heterogeneity Gain Parameter Search (the
@@ -259,19 +278,8 @@ func (s HetGPSSpec) check() error {
 				return bad("parameter %q: Init %v, Low %v, High %v must be finite", p.Name, p.Init, p.Low, p.High)
 			}
 		}
-		if p.Bounded() {
-			if p.Low >= p.High {
-				return bad("parameter %q: Low %v >= High %v", p.Name, p.Low, p.High)
-			}
-			if !(p.Init > p.Low && p.Init < p.High) {
-				return bad("parameter %q: Init %v outside (Low, High) = (%v, %v)", p.Name, p.Init, p.Low, p.High)
-			}
-			if start := p.value(p.raw(p.Init)); math.IsInf(p.High-p.Low, 0) || math.Abs(start-p.Init) > 1e-9*math.Max(1, math.Abs(p.Init)) {
-				return bad("parameter %q: (Low, High) = (%v, %v) is too wide for the squash to start at Init %v", p.Name, p.Low, p.High, p.Init)
-			}
-			if !(p.value(-rawLimit) > p.Low && p.value(rawLimit) < p.High) {
-				return bad("parameter %q: (Low, High) = (%v, %v) is too narrow for the squash to keep θ strictly inside", p.Name, p.Low, p.High)
-			}
+		if msg := p.boundsProblem(); msg != "" {
+			return bad("parameter %q: %s", p.Name, msg)
 		}
 	}
 	return nil
