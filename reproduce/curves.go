@@ -50,13 +50,13 @@ func (r *Results) Curves(variant string) *figures.Figure {
 				b.Dashed = sign == gain.Zero.String()
 				pn.Bands = []figures.Band{b}
 			}
-			if len(g.cells) < e.Seeds {
-				pn.Title += fmt.Sprintf(" (%d of %d seeds)", len(g.cells), e.Seeds)
+			if len(g.cells) < e.seedsPerCell() {
+				pn.Title += fmt.Sprintf(" (%d of %d seeds)", len(g.cells), e.seedsPerCell())
 			}
 			panels = append(panels, pn)
 		}
 	}
-	title := fmt.Sprintf("%s %s: ΔR over %d seeds, %s frames per run", e.Name, variant, e.Seeds, formatCount(maxFrames))
+	title := fmt.Sprintf("%s %s: ΔR over %s, %s frames per run", e.Name, variant, e.seedNames(), formatCount(maxFrames))
 	if e.PaperBudget != "" {
 		title += " (paper: " + e.PaperBudget + ")"
 	}
@@ -97,7 +97,7 @@ func (r *Results) Diversity(variant string) *figures.Figure {
 			panels = append(panels, pn)
 		}
 	}
-	title := fmt.Sprintf("%s %s: diversity of the teams' efforts over %d seeds", e.Name, variant, e.Seeds)
+	title := fmt.Sprintf("%s %s: diversity of the teams' efforts over %s", e.Name, variant, e.seedNames())
 	return figures.BandPanels(title, "frames per team ("+unitName+")", "diversity", len(e.Ops), true, panels...)
 }
 

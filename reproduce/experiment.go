@@ -43,6 +43,12 @@ type Experiment struct {
 	// Seeds is the number of seeds per (variant, U, T) (default 1). Seed
 	// k = 1, ..., Seeds trains with Team.Seed + k.
 	Seeds int
+	// FirstSeed, if above 1, leaves seeds 1 to FirstSeed-1 out of every
+	// cell: they are neither trained, nor read back, nor tabulated. It
+	// splits a cell's seeds over machines or sessions: Seeds 9 and
+	// FirstSeed 5 trains seeds 5 to 9, with the numbers those seeds have
+	// in a run of all nine (default 0: from seed 1).
+	FirstSeed int
 	// Team is the training configuration of both teams (zero fields are
 	// learn's defaults).
 	Team learn.Config
@@ -375,6 +381,9 @@ func (e Experiment) check() error {
 	if e.Seeds < 1 || e.Iterations < 1 {
 		return bad("Seeds %d, Iterations %d, want >= 1", e.Seeds, e.Iterations)
 	}
+	if e.FirstSeed < 0 || e.FirstSeed > e.Seeds {
+		return bad("FirstSeed %d, want 0 to Seeds (%d)", e.FirstSeed, e.Seeds)
+	}
 	for _, v := range e.Variants {
 		if v.Iterations < 0 {
 			return bad("variant %q: Iterations %d, want >= 0", v.Label, v.Iterations)
@@ -479,7 +488,7 @@ func (e Experiment) cells(dir string) []cellSpec {
 	var out []cellSpec
 	for _, v := range e.Variants {
 		for _, pair := range e.pairs() {
-			for k := 1; k <= e.Seeds; k++ {
+			for k := e.firstSeed(); k <= e.Seeds; k++ {
 				out = append(out, e.cell(dir, v, pair[0], pair[1], k))
 			}
 		}
@@ -530,7 +539,19 @@ func (e Experiment) Runs() int {
 }
 
 // runsPerVariant returns the runs of one variant of e (after defaults).
-func (e Experiment) runsPerVariant() int { return len(e.pairs()) * e.Seeds }
+func (e Experiment) runsPerVariant() int { return len(e.pairs()) * e.seedsPerCell() }
+
+// firstSeed returns the first seed of e's cells: FirstSeed, or 1.
+func (e Experiment) firstSeed() int {
+	if e.FirstSeed > 1 {
+		return e.FirstSeed
+	}
+	return 1
+}
+
+// seedsPerCell returns the number of seeds of each (variant, U, T) of e
+// that it trains: FirstSeed to Seeds.
+func (e Experiment) seedsPerCell() int { return e.Seeds - e.firstSeed() + 1 }
 
 // pairs returns the (U, T) pairs of e's runs in the order of Ops (U, then
 // T): those of Pairs, or all of Ops × Ops.
@@ -618,4 +639,16 @@ func (e Experiment) variant(label string) (Variant, bool) {
 		}
 	}
 	return Variant{}, false
+}
+
+// seedNames names e's seeds for titles and summaries: "3 seeds", or
+// "seeds 5 to 9" when FirstSeed leaves the first out.
+func (e Experiment) seedNames() string {
+	switch {
+	case e.firstSeed() == 1:
+		return fmt.Sprintf("%d seeds", e.Seeds)
+	case e.firstSeed() == e.Seeds:
+		return fmt.Sprintf("seed %d", e.Seeds)
+	}
+	return fmt.Sprintf("seeds %d to %d", e.firstSeed(), e.Seeds)
 }

@@ -213,3 +213,55 @@ func TestRunWithoutCheckpoints(t *testing.T) {
 		t.Error("the log of a refused run was rewritten")
 	}
 }
+
+// TestFirstSeed trains seed 2 alone, as "-seeds 2 -first-seed 2" does:
+// no seed 1 runs, seed 2's numbers are those of the full reproduction,
+// the summary names the seed, and after seed 1 is trained beside it Load
+// with all seeds tabulates the full reproduction's table.
+func TestFirstSeed(t *testing.T) {
+	ref, _ := referenceRun(t) // tiny(2)
+	dir := t.TempDir()
+	second := tiny(2)
+	second.FirstSeed = 2
+	if n := second.Runs(); n != 8 { // 2 variants x 4 pairs x 1 seed
+		t.Errorf("Runs %d, want 8", n)
+	}
+	res, err := Run(second, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != 8 {
+		t.Fatalf("%d cells, want 8", len(res.Cells))
+	}
+	for _, c := range res.Cells {
+		if c.Seed != 2 {
+			t.Errorf("cell %s: seed %d, want 2", c.Name(), c.Seed)
+		}
+		if w := findCell(ref, c.Name()); w == nil || !sameNumbers(c.Log, w.Log) {
+			t.Errorf("cell %s: not the full reproduction's", c.Name())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "continuous", "min-min", "seed1")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("seed 1: %v, want no directory", err)
+	}
+	if s := res.Summary(); !strings.Contains(s, "x seed 2 = 8 runs, 8 finished") {
+		t.Errorf("summary does not name seed 2:\n%s", s)
+	}
+	if _, err := Run(tiny(1), Options{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := Load(tiny(2), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tableCSV(t, all), tableCSV(t, ref); got != want {
+		t.Errorf("table of seeds trained apart:\n%s\nwant\n%s", got, want)
+	}
+	for _, first := range []int{-1, 3} {
+		bad := tiny(2)
+		bad.FirstSeed = first
+		if _, err := Run(bad, Options{Dir: t.TempDir()}); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), "FirstSeed") {
+			t.Errorf("FirstSeed %d: %v, want ErrConfig naming FirstSeed", first, err)
+		}
+	}
+}

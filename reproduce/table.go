@@ -309,8 +309,12 @@ func (r *Results) Summary() string {
 	e := r.Experiment.withDefaults()
 	df := r.Table()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d variant(s) x %d (U, T) pairs x %d seed(s) = %d runs, %d finished.\n",
-		e.Name, len(e.Variants), len(e.pairs()), e.Seeds, e.Runs(), len(r.Cells))
+	seeds := fmt.Sprintf("%d seed(s)", e.Seeds)
+	if e.firstSeed() > 1 {
+		seeds = e.seedNames()
+	}
+	fmt.Fprintf(&b, "%s: %d variant(s) x %d (U, T) pairs x %s = %d runs, %d finished.\n",
+		e.Name, len(e.Variants), len(e.pairs()), seeds, e.Runs(), len(r.Cells))
 	frames, perVariant := r.framesPerVariant()
 	fmt.Fprintf(&b, "Frames per run (each team): %s", perVariant)
 	switch {

@@ -440,6 +440,7 @@ func runHetGPSReproducer(j *reproduceJob) error {
 	quiet := fs.Bool("quiet", false, "")
 	settings := fs.String("setting", "", "")
 	tableOnly := fs.Bool("table", false, "")
+	firstSeed := fs.Int("first-seed", 0, "")
 	var rest []string
 	args := j.args
 	for {
@@ -457,6 +458,9 @@ func runHetGPSReproducer(j *reproduceJob) error {
 	}
 	if *jobs < 1 || *seeds < 0 || *iterations < 0 {
 		return usagef("-jobs %d -seeds %d -iterations %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations)
+	}
+	if *firstSeed != 0 {
+		return usagef("-first-seed %d: only the learning experiments take it, not hetgps", *firstSeed)
 	}
 	job := *j
 	job.dir, job.jobs, job.seeds, job.iterations, job.quiet = *dir, *jobs, *seeds, *iterations, *quiet

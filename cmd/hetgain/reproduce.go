@@ -88,10 +88,14 @@ retrained, and interrupted ones continue from their checkpoints with the
 same numbers as an uninterrupted reproduction. -seeds and -iterations
 larger than before add seeds and extend the runs. -pairs U-T,... trains
 and tabulates only those (U, T) pairs, e.g. -seeds 9 -pairs min-max adds
-six seeds to one cell. -table trains nothing: it writes the table and
-curves of the runs finished in DIR, e.g. -seeds 9 -table tabulates every
-cell with the seeds it has, and -table alone gives the table so far of a
-reproduction still running.
+six seeds to one cell. -first-seed S leaves seeds 1 to S-1 out (neither
+trained nor tabulated), to split a cell's seeds over machines or
+sessions: seed k has the same numbers whatever -first-seed is, and
+-table on a directory holding them all tabulates them together. -table
+trains nothing: it writes the table and curves of the runs finished in
+DIR, e.g. -seeds 9 -table tabulates every cell with the seeds it has,
+and -table alone gives the table so far of a reproduction still
+running.
 
 -jobs runs several runs at once; each already uses two goroutines (one per
 team), so -jobs 1 (the default) keeps two cores busy. The results do not
@@ -129,6 +133,7 @@ type reproduceJob struct {
 	dir        string // "" if -dir was not given
 	jobs       int
 	seeds      int    // 0 if -seeds was not given
+	firstSeed  int    // -first-seed, 0 if not given
 	iterations int    // 0 if -iterations was not given
 	pairs      string // -pairs, "" for all
 	tableOnly  bool   // -table: tabulate the finished runs, train nothing
@@ -140,6 +145,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	dir := fs.String("dir", "", "`DIR` for the runs and results (default results/<experiment>)")
 	jobs := fs.Int("jobs", 1, "runs trained at once")
 	seeds := fs.Int("seeds", 0, "seeds per cell (0: the experiment's, 3)")
+	firstSeed := fs.Int("first-seed", 0, "train and tabulate only seeds `S` to -seeds of each cell (0: from 1)")
 	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's)")
 	pairs := fs.String("pairs", "", "only these (U, T) pairs, `U-T,...` (default all)")
 	tableOnly := fs.Bool("table", false, "write the table and figures of the runs finished in DIR, without training")
@@ -160,13 +166,13 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if r == nil {
 			return usagef("unknown experiment %q: want one of %s", name, reproducerNames())
 		}
-		if *jobs < 1 || *seeds < 0 || *iterations < 0 {
-			return usagef("-jobs %d -seeds %d -iterations %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations)
+		if *jobs < 1 || *seeds < 0 || *iterations < 0 || *firstSeed < 0 {
+			return usagef("-jobs %d -seeds %d -iterations %d -first-seed %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations, *firstSeed)
 		}
 		if *settings != "" && r.name != "hetgps" {
 			return usagef("-setting %s: only reproduce hetgps has settings; %s runs them all", *settings, r.name)
 		}
-		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, iterations: *iterations, pairs: *pairs, tableOnly: *tableOnly, quiet: *quiet})
+		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, firstSeed: *firstSeed, iterations: *iterations, pairs: *pairs, tableOnly: *tableOnly, quiet: *quiet})
 	}
 }
 
@@ -184,6 +190,10 @@ func runExperiment(j *reproduceJob) error {
 	if j.seeds > 0 {
 		e.Seeds = j.seeds
 	}
+	if j.firstSeed > e.Seeds {
+		return usagef("-first-seed %d: over the %d seeds per cell; give -seeds too", j.firstSeed, e.Seeds)
+	}
+	e.FirstSeed = j.firstSeed
 	if j.iterations > 0 {
 		e = e.WithIterations(j.iterations)
 	}

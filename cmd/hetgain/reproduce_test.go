@@ -236,3 +236,34 @@ func TestReproducePairsAndTable(t *testing.T) {
 		t.Errorf("-table on a missing directory: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// TestReproduceFirstSeed trains seed 2 alone with -first-seed, names it
+// in the summary, trains no seed 1, and refuses a first seed over -seeds,
+// a negative one, and one for hetgps.
+func TestReproduceFirstSeed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m2")
+	var out, errb bytes.Buffer
+	if code := runTiny(newApp(context.Background(), &out, &errb), reproduceArgs(dir, "-first-seed", "2", "-quiet")...); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if want := "matrix2: 2 variant(s) x 4 (U, T) pairs x seed 2 = 8 runs, 8 finished."; !strings.Contains(out.String(), want) {
+		t.Errorf("stdout lacks %q:\n%s", want, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "continuous", "min-max", "seed1")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("-first-seed 2 trained seed 1: %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{reproduceArgs(dir, "-first-seed", "3"), "-first-seed 3: over the 2 seeds per cell"},
+		{reproduceArgs(dir, "-first-seed", "-1"), "want -jobs >= 1 and the others >= 0"},
+		{[]string{"reproduce", "hetgps", "-first-seed", "2", "softmax"}, "only the learning experiments take it"},
+		{[]string{"reproduce", "hetgps", "softmax", "-first-seed", "2"}, "only the learning experiments take it"},
+	} {
+		var out, errb bytes.Buffer
+		if code := runTiny(newApp(context.Background(), &out, &errb), c.args...); code != exitUsage || !strings.Contains(errb.String(), c.msg) {
+			t.Errorf("%q: exit %d, stderr %q, want a usage error naming %s", c.args, code, errb.String(), c.msg)
+		}
+	}
+}
