@@ -553,6 +553,18 @@ func (e Experiment) firstSeed() int {
 // that it trains: FirstSeed to Seeds.
 func (e Experiment) seedsPerCell() int { return e.Seeds - e.firstSeed() + 1 }
 
+// seedNames names e's seeds for titles and summaries: "3 seeds", or
+// "seeds 5 to 9" when FirstSeed leaves the first out.
+func (e Experiment) seedNames() string {
+	switch {
+	case e.firstSeed() == 1:
+		return fmt.Sprintf("%d seeds", e.Seeds)
+	case e.firstSeed() == e.Seeds:
+		return fmt.Sprintf("seed %d", e.Seeds)
+	}
+	return fmt.Sprintf("seeds %d to %d", e.firstSeed(), e.Seeds)
+}
+
 // pairs returns the (U, T) pairs of e's runs in the order of Ops (U, then
 // T): those of Pairs, or all of Ops × Ops.
 func (e Experiment) pairs() [][2]string {
@@ -639,16 +651,4 @@ func (e Experiment) variant(label string) (Variant, bool) {
 		}
 	}
 	return Variant{}, false
-}
-
-// seedNames names e's seeds for titles and summaries: "3 seeds", or
-// "seeds 5 to 9" when FirstSeed leaves the first out.
-func (e Experiment) seedNames() string {
-	switch {
-	case e.firstSeed() == 1:
-		return fmt.Sprintf("%d seeds", e.Seeds)
-	case e.firstSeed() == e.Seeds:
-		return fmt.Sprintf("seed %d", e.Seeds)
-	}
-	return fmt.Sprintf("seeds %d to %d", e.firstSeed(), e.Seeds)
 }
