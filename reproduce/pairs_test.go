@@ -265,3 +265,30 @@ func TestFirstSeed(t *testing.T) {
 		}
 	}
 }
+
+// TestTagLarge30M checks that tag-large-30m's runs are TagLarge's (mean,
+// max) runs at 1,875 iterations, seed by seed, so that either command
+// trains or reads back the other's.
+func TestTagLarge30M(t *testing.T) {
+	e := TagLarge30M()
+	if err := e.check(); err != nil {
+		t.Fatal(err)
+	}
+	long, err := TagLarge().WithIterations(1875).WithPairs("mean-max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	long.Seeds = 9
+	got, want := e.cells("d"), long.cells("d")
+	if len(got) != 9 || len(want) != 9 {
+		t.Fatalf("%d and %d cells, want 9", len(got), len(want))
+	}
+	for k := range got {
+		if got[k].name != want[k].name || !reflect.DeepEqual(got[k].spec, want[k].spec) {
+			t.Errorf("cell %d: %s %+v, want %s %+v", k, got[k].name, got[k].spec, want[k].name, want[k].spec)
+		}
+	}
+	if frames := got[0].spec.Iterations * got[0].spec.Team.FramesPerIter; frames != 30000000 {
+		t.Errorf("%d frames per team and run, want the paper's 30M", frames)
+	}
+}

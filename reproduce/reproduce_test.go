@@ -599,7 +599,7 @@ func TestPaper(t *testing.T) {
 }
 
 func TestLookupAndCheck(t *testing.T) {
-	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "capture": "capture", "tag": "tag", "tag-large": "tag-large"} {
+	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "capture": "capture", "tag": "tag", "tag-large": "tag-large", "tag-large-30m": "tag-large-30m"} {
 		e, err := Lookup(name)
 		if err != nil || e.Name != want || e.check() != nil {
 			t.Errorf("Lookup(%q) = %q, %v, check %v", name, e.Name, err, e.check())

@@ -29,6 +29,7 @@ var reproducers = []reproducer{
 	{"capture", "Multi-goal-capture, N = M = 2", runExperiment},
 	{"tag", "2v2 Tag", runExperiment},
 	{"tag-large", "2v2 Tag with large batches (16,000 frames per iteration), gains on the capture reward alone; about 6 hours", runExperiment},
+	{"tag-large-30m", "tag-large's (mean, max) at the paper's 30M frames per run, 9 seeds; about 100 minutes a seed", runExperiment},
 	{"hetgps", "HetGPS, the paper's Figure 5: hetgps softmax|powersum|adverse|descent|all", runHetGPSReproducer},
 }
 
@@ -60,8 +61,12 @@ paper's.
 
 Experiments:
 `)
+	width := 0
 	for _, r := range reproducers {
-		fmt.Fprintf(&b, "  %-9s  %s\n", r.name, r.summary)
+		width = max(width, len(r.name))
+	}
+	for _, r := range reproducers {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, r.name, r.summary)
 	}
 	b.WriteString(`
 Each run is kept in DIR/<variant>/<U>-<T>/seed<k> (default DIR:
@@ -115,7 +120,7 @@ largest -seeds used, writes them again for every setting.`)
 var reproduceCommand = &command{
 	name:     "reproduce",
 	summary:  "run one of the paper's learning experiments: gains table and figures, resumable",
-	synopsis: "matrix|matrix4|matrix2|capture|tag|tag-large|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
+	synopsis: "matrix|matrix4|matrix2|capture|tag|tag-large|tag-large-30m|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
 	about:    reproduceAbout(),
 	examples: []example{
 		{"hetgain reproduce matrix2", "54 runs of 400,000 (continuous) or 80,000 (discrete) frames per team; results in results/matrix2"},
@@ -197,8 +202,10 @@ func runExperiment(j *reproduceJob) error {
 	if j.iterations > 0 {
 		e = e.WithIterations(j.iterations)
 	}
-	if e, err = e.WithPairs(j.pairs); err != nil {
-		return usagef("-pairs: %s", strings.TrimPrefix(err.Error(), "reproduce: "))
+	if j.pairs != "" { // else the experiment's own pairs (all, or tag-large-30m's one)
+		if e, err = e.WithPairs(j.pairs); err != nil {
+			return usagef("-pairs: %s", strings.TrimPrefix(err.Error(), "reproduce: "))
+		}
 	}
 	dir := j.dir
 	if dir == "" {
