@@ -269,6 +269,54 @@ func synthetic(variant, u, tt string, seed int, het, hom float64) Cell {
 	}}
 }
 
+// TestRunTable checks the table of runs against Table: one row per
+// finished run with its seed, and per (variant, U, T) the mean and
+// standard deviation of its gains and returns are Table's; with a
+// TaskEval, a run's gain is that of its teams' TaskEval returns and
+// ReturnGain that of its last evaluations.
+func TestRunTable(t *testing.T) {
+	ref, _ := referenceRun(t)
+	runs, table := ref.RunTable(), ref.Table()
+	if !reflect.DeepEqual(runs.Names(), RunTableColumns) || runs.Nrow() != len(ref.Cells) {
+		t.Fatalf("columns %q, %d rows; want %q, %d", runs.Names(), runs.Nrow(), RunTableColumns, len(ref.Cells))
+	}
+	for i, c := range ref.Cells {
+		if seed, _ := runs.Col("Seed").Elem(i).Int(); seed != c.Seed || runs.Col("U").Elem(i).String() != c.U {
+			t.Errorf("row %d: seed %d, U %s; want cell %s", i, seed, runs.Col("U").Elem(i), c.Name())
+		}
+	}
+	for i := 0; i < table.Nrow(); i++ {
+		for _, col := range [][2]string{{"Gain", "GainStd"}, {"HetEval", "HetEvalStd"}, {"HomEval", "HomEvalStd"}, {"ReturnGain", "ReturnGainStd"}} {
+			var x []float64
+			for k := 0; k < runs.Nrow(); k++ {
+				if cellName(runs, k) == cellName(table, i) {
+					x = append(x, runs.Col(col[0]).Elem(k).Float())
+				}
+			}
+			if m, sd := table.Col(col[0]).Elem(i).Float(), table.Col(col[1]).Elem(i).Float(); !near(mean(x), m) || !near(sampleStd(x), sd) {
+				t.Errorf("%s %s: runs give %v ± %v, table %v ± %v", cellName(table, i), col[0], mean(x), sampleStd(x), m, sd)
+			}
+		}
+	}
+	task := &Results{Experiment: TagLarge(), Cells: []Cell{synthetic("2v2", "min", "max", 4, 3, 1)}}
+	task.Cells[0].TaskHet, task.Cells[0].TaskHom = 5, 1.5
+	row := task.RunTable()
+	// ReturnGain: TagLarge's FinalEvals (20) averages both evaluations of
+	// the synthetic log, gains 1.75 and 2.
+	for col, want := range map[string]float64{"Gain": 3.5, "HetEval": 5, "HomEval": 1.5, "ReturnGain": (1.75 + 2) / 2} {
+		if got := row.Col(col).Elem(0).Float(); !near(got, want) {
+			t.Errorf("TaskEval run: %s %v, want %v", col, got, want)
+		}
+	}
+	if s := task.Summary(); strings.Contains(s, "Gain per seed") {
+		t.Errorf("one run per cell: the summary lists gains per seed:\n%s", s)
+	}
+	if s := ref.Summary(); !strings.Contains(s, "Gain per seed (seed: gain):") ||
+		!strings.Contains(s, fmt.Sprintf("1: %.3f, 2: %.3f", ref.RunTable().Col("Gain").Elem(0).Float(), ref.RunTable().Col("Gain").Elem(1).Float())) {
+		t.Errorf("summary lacks the first cell's gains per seed:\n%s", s)
+	}
+}
+
 // TestTableColumns checks the statistics, the theory, the clearly
 // positive rule and the paper's values on hand-made logs.
 func TestTableColumns(t *testing.T) {
@@ -506,7 +554,7 @@ func TestDiversity(t *testing.T) {
 }
 
 // TestSave checks the files Save writes: gains.csv byte for byte that of
-// WriteCSV, and PNGs of the curves and the final gains per variant, into
+// WriteCSV, runs.csv that of RunTable, and PNGs of the curves and the final gains per variant, into
 // a directory it creates.
 func TestSave(t *testing.T) {
 	ref, _ := referenceRun(t)
@@ -515,7 +563,7 @@ func TestSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, "gains.csv"),
+	want := []string{filepath.Join(dir, "gains.csv"), filepath.Join(dir, "runs.csv"),
 		filepath.Join(dir, "curves-continuous.png"), filepath.Join(dir, "gains-continuous.png"), filepath.Join(dir, "diversity-continuous.png"),
 		filepath.Join(dir, "curves-discrete.png"), filepath.Join(dir, "gains-discrete.png"), filepath.Join(dir, "diversity-discrete.png")}
 	if !reflect.DeepEqual(paths, want) {
@@ -532,7 +580,7 @@ func TestSave(t *testing.T) {
 		older.Cells = append(older.Cells, c)
 	}
 	olderPaths, err := older.Save(filepath.Join(t.TempDir(), "older"))
-	if err != nil || len(olderPaths) != 5 || strings.Contains(strings.Join(olderPaths, " "), "diversity") {
+	if err != nil || len(olderPaths) != 6 || strings.Contains(strings.Join(olderPaths, " "), "diversity") {
 		t.Errorf("older logs: paths %q, %v; want no diversity figure", olderPaths, err)
 	}
 	csv := filepath.Join(t.TempDir(), "want.csv")
@@ -542,7 +590,14 @@ func TestSave(t *testing.T) {
 	if got, want := readTestFile(t, paths[0]), readTestFile(t, csv); got != want {
 		t.Errorf("gains.csv:\n%s\nwant\n%s", got, want)
 	}
-	for _, p := range paths[1:] {
+	var runs bytes.Buffer
+	if err := tables.WriteCSV(&runs, ref.RunTable()); err != nil {
+		t.Fatal(err)
+	}
+	if got := readTestFile(t, paths[1]); got != runs.String() {
+		t.Errorf("runs.csv:\n%s\nwant\n%s", got, runs.String())
+	}
+	for _, p := range paths[2:] {
 		if _, err := png.Decode(strings.NewReader(readTestFile(t, p))); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}

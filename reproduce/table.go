@@ -165,12 +165,9 @@ func (r *Results) Table() dataframe.DataFrame {
 		seeds[i] = len(g.cells)
 		var gains, hets, homs, returnGains []float64
 		for _, c := range g.cells {
-			f := c.FinalMean(e.FinalEvals)
-			returnGains = append(returnGains, f.EvalGain)
-			if e.TaskEval.on() {
-				f.HetEval, f.HomEval, f.EvalGain = c.TaskHet, c.TaskHom, c.TaskHet-c.TaskHom
-			}
-			gains, hets, homs = append(gains, f.EvalGain), append(hets, f.HetEval), append(homs, f.HomEval)
+			f := e.runFinal(c)
+			gains, hets, homs = append(gains, f.gain), append(hets, f.het), append(homs, f.hom)
+			returnGains = append(returnGains, f.returnGain)
 			if int(c.Frames) > frames[i] {
 				frames[i] = int(c.Frames)
 			}
@@ -225,6 +222,56 @@ func (r *Results) Table() dataframe.DataFrame {
 	return dataframe.New(cols...)
 }
 
+// runFinalNumbers are the numbers of one finished run that Table
+// averages over seeds and RunTable lists.
+type runFinalNumbers struct {
+	gain, het, hom, returnGain float64
+}
+
+// runFinal returns a run's final gain and the teams' returns that give
+// it (those of the TaskEval if e has one, else the mean of the run's last
+// FinalEvals evaluations), and the gain of its training returns (the
+// latter mean).
+func (e Experiment) runFinal(c Cell) runFinalNumbers {
+	f := c.FinalMean(e.FinalEvals)
+	out := runFinalNumbers{gain: f.EvalGain, het: f.HetEval, hom: f.HomEval, returnGain: f.EvalGain}
+	if e.TaskEval.on() {
+		out.gain, out.het, out.hom = c.TaskHet-c.TaskHom, c.TaskHet, c.TaskHom
+	}
+	return out
+}
+
+// RunTableColumns are the columns of Results.RunTable.
+var RunTableColumns = []string{"Experiment", "Variant", "U", "T", "Seed", "Frames", "Seconds",
+	"Gain", "HetEval", "HomEval", "ReturnGain"}
+
+// RunTable returns one row per finished run, in the order of Cells: the
+// numbers that Table averages over a cell's seeds, run by run, for
+// statistics of one's own (a paired test, a bootstrap, a seed's outlier).
+// Gain = HetEval − HomEval is the run's final gain as Table defines it
+// (with a TaskEval, its teams' returns on it), ReturnGain the gain of its
+// training returns, Frames the frames each team collected and Seconds
+// the run's training time.
+func (r *Results) RunTable() dataframe.DataFrame {
+	e := r.Experiment.withDefaults()
+	n := len(r.Cells)
+	names, variants, us, ts := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	seeds, frames := make([]int, n), make([]int, n)
+	seconds, gains, hets, homs, returnGains := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i, c := range r.Cells {
+		f := e.runFinal(c)
+		names[i], variants[i], us[i], ts[i], seeds[i], frames[i] = e.Name, c.Variant, c.U, c.T, c.Seed, int(c.Frames)
+		seconds[i], gains[i], hets[i], homs[i], returnGains[i] = c.Seconds, f.gain, f.het, f.hom, f.returnGain
+	}
+	return dataframe.New(
+		series.New(names, series.String, "Experiment"), series.New(variants, series.String, "Variant"),
+		series.New(us, series.String, "U"), series.New(ts, series.String, "T"),
+		series.New(seeds, series.Int, "Seed"), series.New(frames, series.Int, "Frames"),
+		series.New(seconds, series.Float, "Seconds"), series.New(gains, series.Float, "Gain"),
+		series.New(hets, series.Float, "HetEval"), series.New(homs, series.Float, "HomEval"),
+		series.New(returnGains, series.Float, "ReturnGain"))
+}
+
 // WriteCSV writes Table to path as CSV, every float at full precision
 // (tables.WriteCSV), replacing the file atomically.
 func (r *Results) WriteCSV(path string) error {
@@ -234,12 +281,14 @@ func (r *Results) WriteCSV(path string) error {
 // Files of a reproduction written by Results.Save, besides its runs.
 const (
 	TableCSV      = "gains.csv"
+	RunTableCSV   = "runs.csv"
 	curvesPNG     = "curves-%s.png"    // per variant label
 	finalGainsPNG = "gains-%s.png"     // per variant label
 	diversityPNG  = "diversity-%s.png" // per variant label, if its logs have diversities
 )
 
-// Save writes to dir the table of final gains (gains.csv, as WriteCSV)
+// Save writes to dir the table of final gains (gains.csv, as WriteCSV),
+// the runs' own final gains (runs.csv, RunTable at full precision)
 // and, per variant, its training curves (curves-<variant>.png, as
 // Curves), its final gains beside the paper's (gains-<variant>.png, as
 // FinalGains) and, if its runs logged them, the teams' diversities over
@@ -251,9 +300,12 @@ func (r *Results) Save(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	paths := []string{filepath.Join(dir, TableCSV)}
+	paths := []string{filepath.Join(dir, TableCSV), filepath.Join(dir, RunTableCSV)}
 	if err := r.WriteCSV(paths[0]); err != nil {
 		return nil, err
+	}
+	if err := atomicfile.Write(paths[1], func(w io.Writer) error { return tables.WriteCSV(w, r.RunTable()) }); err != nil {
+		return paths[:1], err
 	}
 	for _, v := range r.Experiment.withDefaults().Variants {
 		for _, fig := range []struct {
@@ -361,6 +413,7 @@ func (r *Results) Summary() string {
 	if err := tables.WriteText(&b, short); err != nil {
 		fmt.Fprintf(&b, "(table: %v)\n", err)
 	}
+	r.writeSeedGains(&b)
 	var ours, paper, differ []string
 	hasPaper := false
 	for i := 0; i < df.Nrow(); i++ {
@@ -400,6 +453,34 @@ func (r *Results) Summary() string {
 		}
 	}
 	return b.String()
+}
+
+// writeSeedGains writes, for every (variant, U, T) with more than one
+// finished run, its runs' final gains seed by seed, rounded to three
+// decimals as the table.
+func (r *Results) writeSeedGains(b *strings.Builder) {
+	e := r.Experiment.withDefaults()
+	var labels, lines []string
+	width := 0
+	for _, g := range r.groups() {
+		if len(g.cells) < 2 {
+			continue
+		}
+		parts := make([]string, len(g.cells))
+		for k, c := range g.cells {
+			parts[k] = fmt.Sprintf("%d: %.3f", c.Seed, e.runFinal(c).gain)
+		}
+		labels = append(labels, g.variant.Label+" "+g.u+"-"+g.t)
+		lines = append(lines, strings.Join(parts, ", "))
+		width = max(width, len(labels[len(labels)-1]))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("\nGain per seed (seed: gain):\n")
+	for k := range lines {
+		fmt.Fprintf(b, "  %-*s  %s\n", width, labels[k], lines[k])
+	}
 }
 
 // formatCount writes n with thousands separators, and in millions from 10M.

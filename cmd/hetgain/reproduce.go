@@ -74,12 +74,14 @@ results/<experiment>). When all are done, reproduce writes DIR/gains.csv
 (one row per variant and (U, T): the final evaluation gain, mean and
 standard deviation over seeds, the closed-form gain, the predicted sign,
 whether the gain is clearly positive, and the paper's learned gain; full
-precision), DIR/curves-<variant>.png (ΔR against frames, one panel per
+precision), DIR/runs.csv (one row per run: its seed, final gain and
+returns), DIR/curves-<variant>.png (ΔR against frames, one panel per
 (U, T)), DIR/gains-<variant>.png (the final gains with error bars beside
 the paper's and the closed form), DIR/diversity-<variant>.png (each
 team's diversity against frames, if the runs logged it), and prints a
 summary with the frames used beside the paper's budget (the default
-settings train on a CPU and use far fewer frames than the paper).
+settings train on a CPU and use far fewer frames than the paper) and the
+gains seed by seed.
 tag-large's final gain is that of its final policies on 512 episodes
 without the distance shaping and collision penalty (the capture reward
 alone, as the paper's); the gain of the training returns is the

@@ -164,7 +164,7 @@ func checkPartialTable(t *testing.T, dir, stderr string) {
 	}
 	// Per variant its curves and gains, and its diversities if a run of
 	// it finished (these runs log them).
-	paths := []string{csv}
+	paths := []string{csv, filepath.Join(dir, "runs.csv")}
 	for _, v := range []string{"continuous", "discrete"} {
 		paths = append(paths, filepath.Join(dir, "curves-"+v+".png"), filepath.Join(dir, "gains-"+v+".png"))
 		for _, c := range res.Cells {
