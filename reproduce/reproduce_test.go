@@ -839,8 +839,8 @@ const tagLargeStoredRuns = 53
 var update = flag.Bool("update", false, "rewrite the tables, summaries and figures of testdata/reproductions from their logs")
 
 // storedTable loads the stored reproduction of e, checks that it has the
-// given number of finished runs and that its stored gains.csv is the table
-// its logs give, and returns that table. With -update it first rewrites
+// given number of finished runs and that its stored gains.csv and runs.csv
+// are the tables its logs give, and returns that table. With -update it first rewrites
 // the table and the curves (Results.Save).
 func storedTable(t *testing.T, e Experiment, runs int) dataframe.DataFrame {
 	t.Helper()
@@ -869,6 +869,13 @@ func storedTable(t *testing.T, e Experiment, runs int) dataframe.DataFrame {
 	}
 	if got.String() != string(stored) {
 		t.Errorf("%s: the stored gains.csv differs from the logs' table:\n%s\nwant\n%s", e.Name, stored, got.String())
+	}
+	got.Reset()
+	if err := tables.WriteCSV(&got, res.RunTable()); err != nil {
+		t.Fatal(err)
+	}
+	if stored, err := os.ReadFile(filepath.Join(dir, RunTableCSV)); err != nil || got.String() != string(stored) {
+		t.Errorf("%s: the stored runs.csv (error %v) differs from the logs' runs:\n%s\nwant\n%s", e.Name, err, stored, got.String())
 	}
 	return df
 }
