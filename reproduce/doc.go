@@ -22,7 +22,8 @@
 // gain ΔR = R_het − R_hom (mean and standard deviation over seeds), the
 // closed-form gain of the theory where there is one, the sign the theory
 // predicts, whether the learned gain is clearly positive, and the paper's
-// own learned gain. An experiment whose training returns count more than
+// own learned gain; Results.RunTable has one row per run, with its seed
+// and final gain, for statistics of one's own. An experiment whose training returns count more than
 // the team reward (Tag's include a distance shaping) can set a TaskEval:
 // after training, each run's final policies play again with environment
 // parameters of its own (no shaping), and that evaluation gives the final
@@ -31,10 +32,12 @@
 // one panel per (U, T), and Results.Summary puts it all in a few lines of
 // text, with the frames used beside the paper's budget.
 //
-// Matrix, Capture and Tag return the paper's experiments with settings
-// that train on a CPU in minutes to hours; the paper used far more frames
-// (Experiment.PaperBudget), so gains that take long to emerge may not have
-// emerged yet.
+// Matrix, Capture, Tag and TagLarge return the paper's experiments with
+// settings that train on a CPU in minutes to hours; the paper used far
+// more frames (Experiment.PaperBudget), so gains that take long to emerge
+// may not have emerged yet. TagLarge30M trains one cell at the paper's
+// budget, about 100 minutes a seed; Experiment.FirstSeed splits such an
+// experiment's seeds over sessions or machines.
 package reproduce
 
 //go:generate cp ../testdata/paper_learned_gains.csv paper_learned_gains.csv
