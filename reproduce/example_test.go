@@ -69,3 +69,29 @@ func ExampleLookup() {
 	// capture capture N=2 M=2 U= T=
 	// 27 runs of 640000 frames; the paper: 30M frames per run, 9 seeds
 }
+
+// ExampleResults_RunTable reads the stored tag-large reproduction back and
+// lists one cell's final gains seed by seed.
+func ExampleResults_RunTable() {
+	e := reproduce.TagLarge()
+	e.Seeds = 13 // every stored seed
+	e, err := e.WithPairs("min-max")
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := reproduce.Load(e, "../testdata/reproductions/tag-large")
+	if err != nil {
+		log.Fatal(err)
+	}
+	runs := res.RunTable()
+	seeds, gains := runs.Col("Seed").Records(), runs.Col("Gain").Float()
+	positive := 0
+	for k := range gains {
+		if gains[k] > 0 {
+			positive++
+		}
+	}
+	fmt.Printf("%d seeds, %d with a positive gain; seed %s: %.2f\n", len(gains), positive, seeds[4], gains[4])
+	// Output:
+	// 13 seeds, 12 with a positive gain; seed 5: 3.70
+}
