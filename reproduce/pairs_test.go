@@ -292,3 +292,13 @@ func TestTagLarge30M(t *testing.T) {
 		t.Errorf("%d frames per team and run, want the paper's 30M", frames)
 	}
 }
+
+// TestPercent checks the budget's percentages in the summary: two
+// significant digits, and no exponent at 100% and above.
+func TestPercent(t *testing.T) {
+	for p, want := range map[float64]string{16: "16", 0.0032: "0.0032", 100: "100", 250.4: "250", 5.333: "5.3", 99.6: "100"} {
+		if got := percent(p); got != want {
+			t.Errorf("percent(%v) = %q, want %q", p, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
@@ -371,7 +372,7 @@ func (r *Results) Summary() string {
 	fmt.Fprintf(&b, "Frames per run (each team): %s", perVariant)
 	switch {
 	case e.PaperFrames > 0:
-		fmt.Fprintf(&b, ", %.2g%% of the paper's %s.\n", 100*float64(frames)/float64(e.PaperFrames), e.PaperBudget)
+		fmt.Fprintf(&b, ", %s%% of the paper's %s.\n", percent(100*float64(frames)/float64(e.PaperFrames)), e.PaperBudget)
 	case e.PaperBudget != "":
 		fmt.Fprintf(&b, "; the paper: %s.\n", e.PaperBudget)
 	default:
@@ -481,6 +482,15 @@ func (r *Results) writeSeedGains(b *strings.Builder) {
 	for k := range lines {
 		fmt.Fprintf(b, "  %-*s  %s\n", width, labels[k], lines[k])
 	}
+}
+
+// percent writes p to two significant digits, without an exponent: "16",
+// "0.0032", "100", "250".
+func percent(p float64) string {
+	if p >= 10 {
+		return strconv.FormatFloat(math.Round(p), 'f', -1, 64)
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
 }
 
 // formatCount writes n with thousands separators, and in millions from 10M.
