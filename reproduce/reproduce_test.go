@@ -807,6 +807,7 @@ func TestStoredReproductions(t *testing.T) {
 	positiveAsPaper(t, "capture", storedTable(t, Capture(), 27))
 	storedTable(t, Tag(), 27)
 	storedTable(t, tagLargeStored(), tagLargeStoredRuns)
+	storedTable(t, TagLarge30M(), tagLarge30MStoredRuns)
 
 	// The criterion for softmax from 0: τ_T rises and τ_U falls,
 	// into the region of a gain, and the gain rises, in every seed.
@@ -831,6 +832,10 @@ func tagLargeStored() Experiment {
 }
 
 const tagLargeStoredRuns = 53
+
+// tagLarge30MStoredRuns is the number of tag-large-30m runs stored (seeds
+// 5 on; see testdata/README.md).
+const tagLarge30MStoredRuns = 1
 
 // update makes TestStoredReproductions rewrite the stored tables,
 // summaries and figures from the stored logs (after a change of their
