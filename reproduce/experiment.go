@@ -342,8 +342,8 @@ var Names = []string{"matrix", "matrix4", "matrix2", "capture", "tag", "tag-larg
 
 // Lookup returns the experiment of a name: "matrix" or "matrix4"
 // (Matrix(4, 4)), "matrix2" (Matrix(2, 2)), "capture", "tag",
-// "tag-large" (TagLarge) or "tag-large-30m" (TagLarge30M). It returns an error wrapping learn.ErrConfig
-// for any other name.
+// "tag-large" (TagLarge) or "tag-large-30m" (TagLarge30M). It returns
+// an error wrapping learn.ErrConfig for any other name.
 func Lookup(name string) (Experiment, error) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
 	case "matrix", "matrix4":
