@@ -264,13 +264,15 @@ func (r *Results) RunTable() dataframe.DataFrame {
 		names[i], variants[i], us[i], ts[i], seeds[i], frames[i] = e.Name, c.Variant, c.U, c.T, c.Seed, int(c.Frames)
 		seconds[i], gains[i], hets[i], homs[i], returnGains[i] = c.Seconds, f.gain, f.het, f.hom, f.returnGain
 	}
-	return dataframe.New(
-		series.New(names, series.String, "Experiment"), series.New(variants, series.String, "Variant"),
-		series.New(us, series.String, "U"), series.New(ts, series.String, "T"),
-		series.New(seeds, series.Int, "Seed"), series.New(frames, series.Int, "Frames"),
-		series.New(seconds, series.Float, "Seconds"), series.New(gains, series.Float, "Gain"),
-		series.New(hets, series.Float, "HetEval"), series.New(homs, series.Float, "HomEval"),
-		series.New(returnGains, series.Float, "ReturnGain"))
+	// The values of RunTableColumns, in its order.
+	values := []interface{}{names, variants, us, ts, seeds, frames, seconds, gains, hets, homs, returnGains}
+	types := []series.Type{series.String, series.String, series.String, series.String, series.Int, series.Int,
+		series.Float, series.Float, series.Float, series.Float, series.Float}
+	cols := make([]series.Series, len(RunTableColumns))
+	for k, name := range RunTableColumns {
+		cols[k] = series.New(values[k], types[k], name)
+	}
+	return dataframe.New(cols...)
 }
 
 // WriteCSV writes Table to path as CSV, every float at full precision
