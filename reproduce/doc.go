@@ -37,7 +37,11 @@
 // more frames (Experiment.PaperBudget), so gains that take long to emerge
 // may not have emerged yet. TagLarge30M trains one cell at the paper's
 // budget, about 100 minutes a seed; Experiment.FirstSeed splits such an
-// experiment's seeds over sessions or machines.
+// experiment's seeds over sessions or machines. While some of a cell's
+// seeds are still to run, BestLowerBound says the most its mean minus two
+// standard errors can reach whatever they give, and so whether they can
+// still make it clearly positive; the summary says it for every such
+// cell.
 package reproduce
 
 //go:generate cp ../testdata/paper_learned_gains.csv paper_learned_gains.csv

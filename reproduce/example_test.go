@@ -3,6 +3,7 @@ package reproduce_test
 import (
 	"fmt"
 	"log"
+	"math"
 	"os"
 
 	"github.com/hetgain/hetgain/learn"
@@ -94,4 +95,33 @@ func ExampleResults_RunTable() {
 	fmt.Printf("%d seeds, %d with a positive gain; seed %s: %.2f\n", len(gains), positive, seeds[4], gains[4])
 	// Output:
 	// 13 seeds, 12 with a positive gain; seed 5: 3.70
+}
+
+// BestLowerBound says whether the runs still to come can change a cell's
+// verdict. Here tag-large-30m's (mean, max), 9 seeds planned, threshold
+// 0.5 (TagLarge30M().PositiveThreshold), with the gains of its first five
+// seeds and then of a sixth.
+func ExampleBestLowerBound() {
+	gains := []float64{-10.20, 0.65, 1.51, -11.13, -3.49}
+	best, err := reproduce.BestLowerBound(gains, 9, math.Inf(-1), math.Inf(1))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("5 of 9, any gains to come:", best)
+	// A capture-reward gain in Tag lies in [-100, 100] (100 steps, at most
+	// 1 a step).
+	best, err = reproduce.BestLowerBound(gains, 9, -100, 100)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("5 of 9, gains to come in [-100, 100]: %.2f\n", best)
+	best, err = reproduce.BestLowerBound(append(gains, 0), 9, math.Inf(-1), math.Inf(1))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("6 of 9 (the sixth 0), any gains to come: %.2f\n", best)
+	// Output:
+	// 5 of 9, any gains to come: +Inf
+	// 5 of 9, gains to come in [-100, 100]: 5.09
+	// 6 of 9 (the sixth 0), any gains to come: -3.78
 }

@@ -185,7 +185,7 @@ func (r *Results) Table() dataframe.DataFrame {
 			mean(returnGains), sampleStd(returnGains), th, math.Abs(gm - th), pg.Mean, pg.Std} {
 			floats[k][i] = v
 		}
-		positive[i] = gm-2*gsd/math.Sqrt(float64(len(gains))) > tol
+		positive[i] = lowerBound(gains) > tol
 	}
 	col := func(name string) int {
 		for k, c := range floatColumns {
@@ -455,6 +455,7 @@ func (r *Results) Summary() string {
 			fmt.Fprintf(&b, "They differ on: %s.\n", list(differ))
 		}
 	}
+	r.writeOpenCells(&b, e.positiveThreshold())
 	return b.String()
 }
 
@@ -483,6 +484,42 @@ func (r *Results) writeSeedGains(b *strings.Builder) {
 	b.WriteString("\nGain per seed (seed: gain):\n")
 	for k := range lines {
 		fmt.Fprintf(b, "  %-*s  %s\n", width, labels[k], lines[k])
+	}
+}
+
+// writeOpenCells writes, for every (variant, U, T) with fewer finished
+// runs than the experiment's seeds and not clearly positive, the most
+// that Gain − 2 standard errors can still reach whatever the other runs
+// give (BestLowerBound with no bounds on their gains), and so whether
+// they can still make it clearly positive.
+func (r *Results) writeOpenCells(b *strings.Builder, threshold float64) {
+	e := r.Experiment.withDefaults()
+	for _, g := range r.groups() {
+		if len(g.cells) >= e.Seeds {
+			continue
+		}
+		gains := make([]float64, len(g.cells))
+		for k, c := range g.cells {
+			gains[k] = e.runFinal(c).gain
+		}
+		if len(gains) >= 2 && lowerBound(gains) > threshold {
+			continue
+		}
+		best, err := BestLowerBound(gains, e.Seeds, math.Inf(-1), math.Inf(1))
+		if err != nil {
+			fmt.Fprintf(b, "%s %s-%s: %v\n", g.variant.Label, g.u, g.t, err)
+			continue
+		}
+		fmt.Fprintf(b, "%s %s-%s: %d of %d seeds finished; ", g.variant.Label, g.u, g.t, len(gains), e.Seeds)
+		rest := e.Seeds - len(gains)
+		switch {
+		case math.IsInf(best, 1):
+			fmt.Fprintf(b, "the other %d can still make it clearly positive.\n", rest)
+		case best > threshold:
+			fmt.Fprintf(b, "the other %d can still make it clearly positive (Gain - 2 standard errors up to %.3f).\n", rest, best)
+		default:
+			fmt.Fprintf(b, "whatever the other %d give, Gain - 2 standard errors stays at most %.3f: they cannot make it clearly positive.\n", rest, best)
+		}
 	}
 }
 
