@@ -271,7 +271,7 @@ tag30Best, err := reproduce.BestLowerBound(tag30Gains, 9, math.Inf(-1), math.Inf
 if err != nil {
 	panic(err)
 }
-fmt.Printf("%d of 9 seeds in; whatever the other %d give, mean − 2 SE stays at most %.2f (clearly positive above %g)\n",
+_, _ = fmt.Printf("%d of 9 seeds in; whatever the other %d give, mean − 2 SE stays at most %.2f (clearly positive above %g)\n",
 	len(tag30Gains), 9-len(tag30Gains), tag30Best, reproduce.TagLarge30M().PositiveThreshold)
 """),
 ("markdown", r"""
