@@ -30,11 +30,10 @@ func lowerBound(gains []float64) float64 {
 // mean of gains, reached only if the gains are all equal. With no run left
 // it is the bound itself.
 //
-// BestLowerBound returns an error wrapping aggregators.ErrNaN or
-// aggregators.ErrInf for a gain that is NaN or infinite, and one wrapping
+// BestLowerBound returns an error wrapping aggregators.ErrNaN for a gain
+// or a bound that is NaN, aggregators.ErrInf for an infinite gain, and
 // aggregators.ErrRange for seeds below 2, below len(gains) or above
-// math.MaxInt32, a bound that
-// is NaN, lo > hi, lo = +Inf or hi = −Inf.
+// math.MaxInt32, lo > hi, lo = +Inf or hi = −Inf.
 func BestLowerBound(gains []float64, seeds int, lo, hi float64) (float64, error) {
 	if err := checkBestLowerBound(gains, seeds, lo, hi); err != nil {
 		return math.NaN(), err
