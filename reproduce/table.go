@@ -50,6 +50,18 @@ type group struct {
 	cells   []Cell
 }
 
+// label names g in summaries: "<variant> <U>-<T>".
+func (g group) label() string { return g.variant.Label + " " + g.u + "-" + g.t }
+
+// gains returns the final gains of g's runs, in the order of its cells.
+func (e Experiment) gains(g group) []float64 {
+	out := make([]float64, len(g.cells))
+	for k, c := range g.cells {
+		out[k] = e.runFinal(c).gain
+	}
+	return out
+}
+
 // groups returns the (variant, U, T) with at least one finished cell, in
 // the order of the experiment.
 func (r *Results) groups() []group {
@@ -455,7 +467,7 @@ func (r *Results) Summary() string {
 			fmt.Fprintf(&b, "They differ on: %s.\n", list(differ))
 		}
 	}
-	r.writeOpenCells(&b, e.positiveThreshold())
+	r.writeOpenCells(&b)
 	return b.String()
 }
 
@@ -471,10 +483,10 @@ func (r *Results) writeSeedGains(b *strings.Builder) {
 			continue
 		}
 		parts := make([]string, len(g.cells))
-		for k, c := range g.cells {
-			parts[k] = fmt.Sprintf("%d: %.3f", c.Seed, e.runFinal(c).gain)
+		for k, gain := range e.gains(g) {
+			parts[k] = fmt.Sprintf("%d: %.3f", g.cells[k].Seed, gain)
 		}
-		labels = append(labels, g.variant.Label+" "+g.u+"-"+g.t)
+		labels = append(labels, g.label())
 		lines = append(lines, strings.Join(parts, ", "))
 		width = max(width, len(labels[len(labels)-1]))
 	}
@@ -492,25 +504,23 @@ func (r *Results) writeSeedGains(b *strings.Builder) {
 // that Gain − 2 standard errors can still reach whatever the other runs
 // give (BestLowerBound with no bounds on their gains), and so whether
 // they can still make it clearly positive.
-func (r *Results) writeOpenCells(b *strings.Builder, threshold float64) {
+func (r *Results) writeOpenCells(b *strings.Builder) {
 	e := r.Experiment.withDefaults()
+	threshold := e.positiveThreshold()
 	for _, g := range r.groups() {
 		if len(g.cells) >= e.Seeds {
 			continue
 		}
-		gains := make([]float64, len(g.cells))
-		for k, c := range g.cells {
-			gains[k] = e.runFinal(c).gain
-		}
+		gains := e.gains(g)
 		if len(gains) >= 2 && lowerBound(gains) > threshold {
 			continue
 		}
 		best, err := BestLowerBound(gains, e.Seeds, math.Inf(-1), math.Inf(1))
 		if err != nil {
-			fmt.Fprintf(b, "%s %s-%s: %v\n", g.variant.Label, g.u, g.t, err)
+			fmt.Fprintf(b, "%s: %v\n", g.label(), err)
 			continue
 		}
-		fmt.Fprintf(b, "%s %s-%s: %d of %d seeds finished; ", g.variant.Label, g.u, g.t, len(gains), e.Seeds)
+		fmt.Fprintf(b, "%s: %d of %d seeds finished; ", g.label(), len(gains), e.Seeds)
 		rest := e.Seeds - len(gains)
 		switch {
 		case math.IsInf(best, 1):
