@@ -810,8 +810,9 @@ func (h *hetgps) iterate() (HetGPSStats, error) {
 	return row, nil
 }
 
-// GradGains returns the GradGain column of the log (NaN where θ did not
-// step).
+// GradGains returns the GradGain column of the log (NaN at iterations
+// that are not environment iterations; finite where DescentFloor held θ
+// still).
 func (r *HetGPSResult) GradGains() []float64 {
 	g := make([]float64, len(r.Log))
 	for k, s := range r.Log {

@@ -86,6 +86,9 @@ func (t *Team) adopt(env simulate.Env) error {
 		if sp.Discrete && sp.Choices < 1 || !sp.Discrete && sp.Dim < 1 {
 			return fmt.Errorf("learn: action space %v has no actions: %w", sp, ErrConfig)
 		}
+		if t.obsDim < 1 {
+			return fmt.Errorf("learn: the environment's observation has %d values, want >= 1 (observe a constant, as the matrix game does): %w", t.obsDim, ErrConfig)
+		}
 		return nil
 	}
 	if env.Agents() != t.n || env.ObsDim() != t.obsDim || sp.Discrete != t.space.Discrete || sp.Width() != t.space.Width() {

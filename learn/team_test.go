@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 
@@ -29,6 +30,14 @@ func TestNewTeamErrors(t *testing.T) {
 	}
 	if _, err := NewTeam(func(int) (simulate.Env, error) { return nil, nil }, Config{}); !errors.Is(err, ErrConfig) {
 		t.Errorf("maker of nil environments: %v, want ErrConfig", err)
+	}
+	// An environment with nothing to observe.
+	blind := func(b int) (simulate.Env, error) {
+		env, err := matrixMaker(2, 2, false, "min", "max")(b)
+		return noObservation{env}, err
+	}
+	if _, err := NewTeam(blind, Config{Envs: 2}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "observation") {
+		t.Errorf("environment without observations: %v, want ErrConfig naming the observation", err)
 	}
 	// A maker that ignores the batch it is asked for.
 	for _, b := range []int{2, 5} {
@@ -456,3 +465,9 @@ func TestDivergedReward(t *testing.T) {
 		t.Errorf("failed iteration counted: %d", tm.Iteration())
 	}
 }
+
+// noObservation is an environment whose agents observe nothing.
+type noObservation struct{ simulate.Env }
+
+func (noObservation) ObsDim() int    { return 0 }
+func (noObservation) Obs() []float64 { return nil }

@@ -257,7 +257,7 @@ func TestTrainFlagsConfig(t *testing.T) {
 	}
 	want := learn.ReferenceConfig()
 	want.EntropyCoef = 0.01
-	if ref.MaxGradNorm != want.MaxGradNorm || ref.LR != want.LR || ref.EntropyCoef != 0.01 {
+	if ref.MaxGradNorm != want.MaxGradNorm || ref.LR != want.LR || ref.RawAdvantage != want.RawAdvantage || ref.EntropyCoef != 0.01 {
 		t.Errorf("-reference -entropy 0.01: got %+v, want %+v", ref, want)
 	}
 	for _, bad := range [][]string{{"-gamma", "1.5"}, {"-lambda", "2"}, {"-entropy", "-0.1"}, {"-clip", "NaN"}, {"-max-grad-norm", "+Inf"}} {
