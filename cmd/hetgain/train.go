@@ -81,7 +81,9 @@ keeps a checkpoint, writes gains.csv and the curves of the seeds finished
 same command again. It continues each seed from its
 checkpoint (finished seeds are read back, not retrained), with the same
 numbers as an uninterrupted run. A larger -iterations extends finished
-runs; other settings need another -dir.
+runs; a smaller one reports them at that iteration (their last
+evaluation up to it; refused if there is none, or with -task-params,
+which plays the final policies). Other settings need another -dir.
 
 A progress line (runs done, iteration, frames per second of both teams,
 the last evaluation's ΔR, time left) goes to standard error: in place on a
@@ -320,13 +322,26 @@ func paramNames(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// scoreTask plays the final policies of a seed's pair with j.task set;
-// NaN if the pair is not at the run's last iteration (a run extended
-// beyond -iterations before).
-func (j *trainJob) scoreTask(pair *learn.Pair, seed int64) (taskScore, error) {
-	if pair.Het().Iteration() != j.spec.Iterations {
-		return taskScore{math.NaN(), math.NaN()}, nil
+// checkCut returns a usage error when the stored run in dir, of ran
+// iterations, read only up to -iterations (kept), leaves nothing to
+// report: no evaluation among the kept iterations, or -task-params, which
+// plays the policies of the run's last iteration, not of -iterations.
+func (j *trainJob) checkCut(dir string, ran int, kept []learn.PairStats) error {
+	if j.task != nil {
+		return usagef("-iterations %d with -task-params: %s has run %d iterations, and -task-params plays the policies of the last one; use -iterations %d",
+			j.spec.Iterations, dir, ran, ran)
 	}
+	if math.IsNaN(finalRow(kept).EvalGain) {
+		return usagef("-iterations %d: %s has run %d iterations and has no evaluation in the first %d (-eval-every %d); use a larger -iterations",
+			j.spec.Iterations, dir, ran, j.spec.Iterations, j.spec.EvalEvery)
+	}
+	return nil
+}
+
+// scoreTask plays the final policies of a seed's pair with j.task set.
+// The pair is at iteration -iterations: checkCut refuses a run that went
+// further.
+func (j *trainJob) scoreTask(pair *learn.Pair, seed int64) (taskScore, error) {
 	het, hom, err := pair.EvaluateWith(*j.task, j.taskEpisodes, seed)
 	return taskScore{het, hom}, err
 }
@@ -381,6 +396,10 @@ func (j *trainJob) run() error {
 		log := res.Log
 		if len(log) > j.spec.Iterations {
 			log = log[:j.spec.Iterations]
+			if err := j.checkCut(opt.Dir, len(res.Log), log); err != nil {
+				prog.finish()
+				return err
+			}
 		}
 		logs = append(logs, log)
 		if j.task != nil {

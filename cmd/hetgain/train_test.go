@@ -195,8 +195,10 @@ func TestTrainTaskParams(t *testing.T) {
 	args := []string{"train", "-env", "tag", "-U", "min", "-T", "max", "-seeds", "2", "-iterations", "1",
 		"-hidden", "8", "-envs", "2", "-frames-per-iter", "200", "-minibatch", "100", "-epochs", "1", "-eval-episodes", "2",
 		"-quiet", "-dir", dir}
-	code, out, errOut := runArgs(append(args, "-task-params", "shaping=0, penalty=0", "-task-episodes", "8")...)
-	if code != exitOK || !strings.Contains(out, "ΔR (task)") || !strings.Contains(out, "8 episodes with {shaping=0 penalty=0}") {
+	// A shaping other than the training one, so that the task's returns
+	// differ from the training evaluation and are not 0.
+	code, out, errOut := runArgs(append(args, "-task-params", "shaping=0.5, penalty=0", "-task-episodes", "8")...)
+	if code != exitOK || !strings.Contains(out, "ΔR (task)") || !strings.Contains(out, "8 episodes with {shaping=0.5 penalty=0}") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	recs := readCSV(t, readFile(t, filepath.Join(dir, "gains.csv")))
@@ -208,13 +210,13 @@ func TestTrainTaskParams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := pair.SetEnvParams(simulate.Params{Names: []string{"shaping", "penalty"}, Values: []float64{0, 0}}); err != nil {
+		if err := pair.SetEnvParams(simulate.Params{Names: []string{"shaping", "penalty"}, Values: []float64{0.5, 0}}); err != nil {
 			t.Fatal(err)
 		}
 		het, _ := pair.Het().Evaluate(8, int64(k))
 		hom, _ := pair.Hom().Evaluate(8, int64(k))
-		th, tm, tg := parseFloat(t, recs[k][6]), parseFloat(t, recs[k][7]), parseFloat(t, recs[k][8])
-		if th != het || tm != hom || tg != th-tm || th < 0 || tm < 0 {
+		th, tm, tg := parseFloat(t, recs[k][8]), parseFloat(t, recs[k][9]), parseFloat(t, recs[k][10])
+		if th != het || tm != hom || tg != th-tm || th == 0 || th == parseFloat(t, recs[k][3]) {
 			t.Errorf("seed %d: task %v %v %v, an evaluation of the checkpoint %v %v", k, th, tm, tg, het, hom)
 		}
 	}
@@ -283,5 +285,33 @@ func TestTrainCurvesDiversityPanel(t *testing.T) {
 	with, without := j.curves(logs), j.curves(older)
 	if d := with.Width - without.Width; math.Abs(float64(d-6.5*vg.Centimeter)) > 1e-9 {
 		t.Errorf("curves with diversities are %v wider than without, want one panel (6.5 cm)", d)
+	}
+}
+
+// Reading stored runs up to a smaller -iterations is refused when nothing
+// is left to report: no evaluation among the kept iterations, or
+// -task-params, whose policies are those of the run's last iteration.
+func TestTrainShorterIterations(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, errOut := runArgs(trainArgs(dir, "-U", "softmax(0)", "-iterations", "8", "-eval-every", "3", "-quiet")...); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	// Evaluations at 3, 6 and 8: the first 4 iterations hold one.
+	code, out, errOut := runArgs(trainArgs(dir, "-U", "softmax(0)", "-iterations", "4", "-eval-every", "3", "-quiet")...)
+	if code != exitOK || strings.Contains(out, "NaN") {
+		t.Fatalf("-iterations 4: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{
+		{[]string{"-iterations", "2"}, "no evaluation in the first 2"},
+		{[]string{"-iterations", "4", "-task-params", "U.t=1"}, "use -iterations 8"},
+	} {
+		args := trainArgs(dir, append([]string{"-U", "softmax(0)", "-eval-every", "3", "-quiet"}, c.extra...)...)
+		code, out, errOut := runArgs(args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "panic") {
+			t.Errorf("%v: exit %d, %q%q; want a usage error saying %q", c.extra, code, out, errOut, c.want)
+		}
 	}
 }
