@@ -235,6 +235,18 @@ func (s HetGPSSpec) Plan(iter int) (agents, env bool) {
 	return true, iter%x == 0
 }
 
+// firstEnvIteration returns the first iteration at which Plan steps θ.
+func (s HetGPSSpec) firstEnvIteration() int {
+	x := s.AgentIters
+	if x < 1 {
+		x = 1
+	}
+	if s.Schedule == Alternated {
+		return s.WarmUp + x + 1
+	}
+	return s.WarmUp + x
+}
+
 // check validates s (with defaults) without an environment.
 func (s HetGPSSpec) check() error {
 	if err := s.Run.Check(); err != nil {
@@ -251,6 +263,10 @@ func (s HetGPSSpec) check() error {
 	}
 	if s.WarmUp < 0 {
 		return bad("WarmUp = %d, want >= 0", s.WarmUp)
+	}
+	if first := s.firstEnvIteration(); first > s.Run.Iterations {
+		return bad("%d iterations with WarmUp %d: θ would first step at iteration %d; want more iterations or a shorter warm-up",
+			s.Run.Iterations, s.WarmUp, first)
 	}
 	if s.DescentFloor && !s.Descent {
 		return bad("DescentFloor without Descent (the floor holds a descent at a gain of 0)")

@@ -270,11 +270,12 @@ func (e HetGPSExperiment) Labels() []string {
 	return l
 }
 
-// WithIterations returns e with every setting run for n iterations.
+// WithIterations returns e with every setting run for n iterations after
+// its warm-up, if it has one (Spec.WarmUp).
 func (e HetGPSExperiment) WithIterations(n int) HetGPSExperiment {
 	e.Settings = append([]HetGPSSetting(nil), e.Settings...)
 	for k := range e.Settings {
-		e.Settings[k].Spec.Run.Iterations = n
+		e.Settings[k].Spec.Run.Iterations = n + e.Settings[k].Spec.WarmUp
 	}
 	return e
 }

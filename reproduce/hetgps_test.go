@@ -73,6 +73,12 @@ func TestHetGPSPresets(t *testing.T) {
 			if s.Spec.WarmUp != warm || s.Spec.Run.Iterations-s.Spec.WarmUp != 400 {
 				t.Errorf("%s %s: warm-up %d of %d iterations, want %d and 400 after it", e.Name, s.Label, s.Spec.WarmUp, s.Spec.Run.Iterations, warm)
 			}
+			// WithIterations counts the iterations after the warm-up.
+			short, _ := e.WithIterations(150).setting(s.Label)
+			if short.Spec.WarmUp != warm || short.Spec.Run.Iterations != warm+150 {
+				t.Errorf("%s %s: WithIterations(150): %d iterations with warm-up %d, want %d", e.Name, s.Label,
+					short.Spec.Run.Iterations, short.Spec.WarmUp, warm+150)
+			}
 			if e.Name == "powersum" && (p[0].Low != 0.3 || p[0].High != 6 || p[1].Low != 0.3 || p[1].High != 6) {
 				t.Errorf("powersum %s: bounds %v", s.Label, p)
 			}

@@ -115,7 +115,9 @@ trajectories, figures and summary of the runs finished in DIR without
 running any. Interrupted, both write those of the runs finished so far.
 With -setting, trajectories.csv and summary.txt then hold those settings
 only (as -pairs does for the table); -table without -setting, with the
-largest -seeds used, writes them again for every setting.`)
+largest -seeds used, writes them again for every setting. -iterations
+counts the iterations of the search, after a setting's warm-up (the
+descent in capture trains the teams for 200 first).`)
 	return b.String()
 }
 
