@@ -965,3 +965,32 @@ func TestLoadOtherExperiment(t *testing.T) {
 		t.Errorf("descent from the softmax preset's runs: %v; want ErrCheckpoint", err)
 	}
 }
+
+// Runs read back at fewer iterations than they have keep their last
+// evaluation up to that iteration; with none there, Load and Run refuse
+// (learn.ErrConfig) instead of reporting a NaN gain.
+func TestFewerIterationsThanRun(t *testing.T) {
+	e := tiny(1)
+	e.Ops = []string{"max"}
+	e.EvalEvery = 3 // evaluations at 3 and 4
+	dir := t.TempDir()
+	if _, err := Run(e, Options{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	three, err := Load(e.WithIterations(3), dir)
+	if err != nil || len(three.Cells) != 2 {
+		t.Fatalf("Load at 3 iterations: %v", err)
+	}
+	for _, c := range three.Cells {
+		if f := c.Final(); f.Iteration != 3 || math.IsNaN(f.EvalGain) {
+			t.Errorf("%s at 3 iterations: final row %+v", c.Variant, f)
+		}
+	}
+	two := e.WithIterations(2)
+	if _, err := Load(two, dir); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), "no evaluation in the first 2 (one every 3)") {
+		t.Errorf("Load at 2 iterations: %v, want an ErrConfig saying there is no evaluation", err)
+	}
+	if _, err := Run(two, Options{Dir: dir}); !errors.Is(err, learn.ErrConfig) {
+		t.Errorf("Run at 2 iterations: %v, want ErrConfig", err)
+	}
+}

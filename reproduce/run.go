@@ -109,9 +109,16 @@ func (c Cell) FinalMean(k int) learn.PairStats {
 	return out
 }
 
-func newCell(c cellSpec, log []learn.PairStats, iterations int) Cell {
-	if len(log) > iterations {
+// newCell returns the result of cell c from its run's log, read up to
+// iterations. A log cut there must keep an evaluation: otherwise it
+// returns an error wrapping learn.ErrConfig.
+func newCell(c cellSpec, log []learn.PairStats, iterations int) (Cell, error) {
+	if ran := len(log); ran > iterations {
 		log = log[:iterations]
+		if r := (learn.Result{Log: log}); math.IsNaN(r.Final().EvalGain) {
+			return Cell{}, fmt.Errorf("reproduce: cell %s: its run has %d iterations and no evaluation in the first %d (one every %d); want more iterations: %w",
+				c.name, ran, iterations, c.spec.EvalEvery, learn.ErrConfig)
+		}
 	}
 	out := Cell{Variant: c.variant, U: c.u, T: c.t, Seed: c.seed, Log: log, TaskHet: math.NaN(), TaskHom: math.NaN()}
 	for _, row := range log {
@@ -120,7 +127,7 @@ func newCell(c cellSpec, log []learn.PairStats, iterations int) Cell {
 	if len(log) > 0 {
 		out.Frames = log[len(log)-1].Frames
 	}
-	return out
+	return out, nil
 }
 
 // Run trains every cell of e that is not finished in opt.Dir and returns
@@ -134,8 +141,9 @@ func newCell(c cellSpec, log []learn.PairStats, iterations int) Cell {
 // experiment and directory continues. On any other error the running
 // cells stop (keeping their checkpoints) and Run returns the finished
 // cells with the first error. An invalid experiment gives an error
-// wrapping learn.ErrConfig, and a cell directory holding a run with other
-// settings one wrapping learn.ErrCheckpoint.
+// wrapping learn.ErrConfig, as does a cell whose run is longer than e's
+// iterations and has no evaluation up to them; a cell directory holding
+// a run with other settings gives one wrapping learn.ErrCheckpoint.
 func Run(e Experiment, opt Options) (*Results, error) {
 	e = e.withDefaults()
 	if err := e.check(); err != nil {
@@ -169,7 +177,10 @@ func Run(e Experiment, opt Options) (*Results, error) {
 			})
 		}})
 		if err == nil {
-			cell := newCell(c, res.Log, c.spec.Iterations)
+			var cell Cell
+			if cell, err = newCell(c, res.Log, c.spec.Iterations); err != nil {
+				return err
+			}
 			if e.TaskEval.on() {
 				if cell.TaskHet, cell.TaskHom, err = evalTask(e.TaskEval, c, res.Pair); err != nil {
 					return err
@@ -212,8 +223,10 @@ func Run(e Experiment, opt Options) (*Results, error) {
 // a cell's result kept by Run is read back; without one, Load evaluates
 // the cell's checkpoint (keeping nothing), and without a checkpoint its
 // TaskHet and TaskHom are NaN. It returns an error if dir does not
-// exist, if a cell's log cannot be read, or (wrapping learn.ErrCheckpoint)
-// if a cell's spec.json describes a run with other settings than e's.
+// exist, if a cell's log cannot be read, (wrapping learn.ErrCheckpoint)
+// if a cell's spec.json describes a run with other settings than e's, or
+// (wrapping learn.ErrConfig) if a cell's run is longer than e's
+// iterations and has no evaluation up to them.
 func Load(e Experiment, dir string) (*Results, error) {
 	e = e.withDefaults()
 	if err := e.check(); err != nil {
@@ -251,7 +264,10 @@ func loadCell(e Experiment, c cellSpec) (*Cell, error) {
 	if len(log) < c.spec.Iterations {
 		return nil, nil
 	}
-	cell := newCell(c, log, c.spec.Iterations)
+	cell, err := newCell(c, log, c.spec.Iterations)
+	if err != nil {
+		return nil, err
+	}
 	if e.TaskEval.on() {
 		if cell.TaskHet, cell.TaskHom, err = loadTaskEval(e.TaskEval, c); err != nil {
 			return nil, err
