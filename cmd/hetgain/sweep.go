@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -446,40 +447,48 @@ func (j *sweepJob) record(c gain.Cell) []string {
 	return rec
 }
 
-// createCSV writes sweep.csv afresh with the header and the known cells
-// and returns it open for appending.
+// createCSV replaces sweep.csv atomically by one holding the header and
+// the known cells, then returns it open for appending: a crash while it
+// rewrites leaves the old file whole.
 func (j *sweepJob) createCSV(known []gain.Cell) (*os.File, *csv.Writer, error) {
-	f, err := os.Create(j.path(sweepCSV))
+	path := j.path(sweepCSV)
+	err := atomicfile.Write(path, func(out io.Writer) error {
+		w := csv.NewWriter(out)
+		w.Write(j.columns())
+		for _, c := range known {
+			w.Write(j.record(c))
+		}
+		w.Flush()
+		return w.Error()
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	w := csv.NewWriter(f)
-	w.Write(j.columns())
-	for _, c := range known {
-		w.Write(j.record(c))
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
 		return nil, nil, err
 	}
-	return f, w, nil
+	return f, csv.NewWriter(f), nil
 }
 
-// readCells reads the finished cells from sweep.csv. A last line cut
-// short (the process killed while writing) is dropped with a warning; a
-// cell that is not on the grid is an error.
+// readCells reads the finished cells from sweep.csv. Every row ends in a
+// newline, so a last line without one was cut short (the process killed
+// while writing) and is dropped with a warning; any other malformed row,
+// or a cell that is not on the grid, is an error.
 func (j *sweepJob) readCells() ([]gain.Cell, error) {
 	path := j.path(sweepCSV)
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
+	if end := bytes.LastIndexByte(data, '\n') + 1; end < len(data) {
+		fmt.Fprintf(j.stderr, "hetgain sweep: dropping an incomplete last line of %s\n", path)
+		data = data[:end]
+	}
+	r := csv.NewReader(bytes.NewReader(data))
 	cols := j.columns()
 	header, err := r.Read()
 	if err == io.EOF {
@@ -492,18 +501,13 @@ func (j *sweepJob) readCells() ([]gain.Cell, error) {
 	innerIdx, outerIdx := indexOf(j.inner), indexOf(j.outer)
 	seen := make(map[[2]int]bool)
 	var cells []gain.Cell
-	var broken error
 	for line := 2; ; line++ {
 		rec, err := r.Read()
 		if err == io.EOF {
-			break
-		}
-		if broken != nil {
-			return nil, broken
+			return cells, nil
 		}
 		if err != nil {
-			broken = fmt.Errorf("%s: %v", path, err)
-			continue
+			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 		c, err := j.parseRecord(rec, innerIdx, outerIdx)
 		if err != nil {
@@ -514,10 +518,6 @@ func (j *sweepJob) readCells() ([]gain.Cell, error) {
 			cells = append(cells, c)
 		}
 	}
-	if broken != nil {
-		fmt.Fprintf(j.stderr, "hetgain sweep: dropping an incomplete last line of %s\n", path)
-	}
-	return cells, nil
 }
 
 func (j *sweepJob) parseRecord(rec []string, innerIdx, outerIdx map[float64]int) (gain.Cell, error) {

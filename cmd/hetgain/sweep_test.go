@@ -217,8 +217,17 @@ func TestSweepResumeAfterKill(t *testing.T) {
 		t.Error("resumed CSV differs from the original")
 	}
 
+	// A malformed row before the last is an error.
+	bad := strings.Join(lines[:2], "") + "1,2\n" + strings.Join(lines[2:], "")
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut = runArgs("sweep", "-resume", "-out", dir); code != exitError || !strings.Contains(errOut, "wrong number of fields") {
+		t.Errorf("malformed row: exit %d, stderr %q", code, errOut)
+	}
+
 	// A row that is not on the grid is an error, not silently dropped.
-	bad := strings.Join(lines[:2], "") + "0.25,-1,2,2,0.5,0.5,0,0\n"
+	bad = strings.Join(lines[:2], "") + "0.25,-1,2,2,0.5,0.5,0,0\n"
 	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -320,4 +329,33 @@ func Example_sweep() {
 	// t = -1.0  τ =  2.0  R_het = 0.8808  R_hom = 0.8808  ΔR = 0.0000  bound 0.0000
 	// t =  0.5  τ =  2.0  R_het = 0.8808  R_hom = 0.8808  ΔR = 0.0000  bound 0.0000
 	// t =  2.0  τ =  2.0  R_het = 0.8808  R_hom = 0.8808  ΔR = 0.0000  bound 0.0000
+}
+
+// TestSweepResumeCutInLastField resumes a sweep without a Bound column
+// whose CSV ends inside the last field of a row: the row has every field
+// but no newline, and its Gain is wrong. It is dropped, not read.
+func TestSweepResumeCutInLastField(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	args := sweepArgs(dir, "-u", "powersum", "-t", "powersum", "-from", "0.5", "-to", "2")
+	if code, _, errOut := runArgs(args...); code != exitOK {
+		t.Fatalf("exit %d, %s", code, errOut)
+	}
+	path := filepath.Join(dir, "sweep.csv")
+	full := readFile(t, path)
+	lines := strings.SplitAfter(full, "\n")
+	if strings.HasSuffix(lines[0], ",Bound\n") {
+		t.Fatalf("header %q: want a sweep without Bound", lines[0])
+	}
+	row := strings.TrimSuffix(lines[2], "\n") // its Gain has 17 digits
+	cut := strings.Join(lines[:2], "") + row[:len(row)-3]
+	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runArgs("sweep", "-resume", "-out", dir)
+	if code != exitOK || !strings.Contains(errOut, "dropping an incomplete last line") || !strings.Contains(out, "(1 resumed)") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if readFile(t, path) != full {
+		t.Error("resumed CSV differs from the original")
+	}
 }
