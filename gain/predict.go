@@ -88,9 +88,9 @@ const homTolerance = 1e-9
 //
 // The range of T's scores is [T(0,...,0), T(1,...,1)] ([0,1] for
 // softmax). U's StrictlyIncreasing is certified on [0,1]^M; for softmax U,
-// which is strictly increasing on a box of width w if |τ|·w <= 1 (and on
-// [0,1]^M up to aggregators.SoftmaxMonotoneLimit), Predict checks the
-// actual range.
+// which is strictly increasing on a box of width w if and only if
+// |τ|·w <= aggregators.SoftmaxMonotoneLimit(M), Predict checks the actual
+// range.
 //
 // The theorems concern continuous allocations: with discrete allocations
 // ΔR can be positive where Predict says Zero (see ClosedForm).
@@ -232,8 +232,11 @@ func scoreRange(t aggregators.Operator, n int) (lo, hi float64, err error) {
 // if not, why.
 func increasingOn(u aggregators.Operator, m int, lo, hi float64) (bool, string) {
 	if s, ok := u.(aggregators.Softmax); ok && !math.IsInf(s.T, 0) && s.T != 0 {
-		if w := hi - lo; math.Abs(s.T)*w > 1 {
-			return false, fmt.Sprintf("U = %v is not strictly increasing on [%.6g, %.6g]^%d (|τ|·%.6g > 1)", u, lo, hi, m, w)
+		// On a box of width w, softmax(τ) is softmax(τw) on [0,1]^m,
+		// shifted and scaled.
+		if w := hi - lo; !(aggregators.Softmax{T: s.T * w}).StrictlyIncreasing(m) {
+			return false, fmt.Sprintf("U = %v is not strictly increasing on [%.6g, %.6g]^%d (|τ|·%.6g > %.6g, aggregators.SoftmaxMonotoneLimit(%d))",
+				u, lo, hi, m, w, aggregators.SoftmaxMonotoneLimit(m), m)
 		}
 		return true, ""
 	}

@@ -41,7 +41,10 @@ func TestPredictCases(t *testing.T) {
 		{aggregators.Softmax{T: 2}, aggregators.Softmax{T: 0.5}, 2, 2, gain.Undecided, "none", "|τ|"},
 		{aggregators.Softmax{T: -1}, aggregators.Softmax{T: 1}, 2, 10, gain.Positive, "Theorem 3.1", "uniform over 10 tasks"},
 		{aggregators.Softmax{T: 0.5}, aggregators.PowerSum{T: 2}, 2, 2, gain.PositiveUnlessTrivial, "Theorem 3.1", "[0, 2]^2"},
-		{aggregators.Softmax{T: 0.6}, aggregators.PowerSum{T: 2}, 2, 2, gain.Undecided, "none", "[0, 2]^2"},
+		{aggregators.Softmax{T: 0.6}, aggregators.PowerSum{T: 2}, 2, 2, gain.PositiveUnlessTrivial, "Theorem 3.1", "[0, 2]^2"}, // 1.2 <= 1.278
+		{aggregators.Softmax{T: 0.65}, aggregators.PowerSum{T: 2}, 2, 2, gain.Undecided, "none", "[0, 2]^2 (|τ|·2 > 1.27846"},
+		{aggregators.Softmax{T: 1.2}, aggregators.Max{}, 2, 2, gain.PositiveUnlessTrivial, "Theorem 3.1", ""},
+		{aggregators.Softmax{T: 1.3}, aggregators.Max{}, 2, 2, gain.Undecided, "none", "not strictly increasing"},
 		{aggregators.LogSumExp{T: 1}, aggregators.PowerMean{T: 2}, 2, 2, gain.PositiveUnlessTrivial, "Theorem 3.1", ""},
 		{aggregators.PowerMean{T: 0.5}, aggregators.LogSumExp{T: 2}, 3, 4, gain.Positive, "Theorem 3.1", ""},
 		{aggregators.Mean{}, aggregators.Softmax{T: 2.2}, 3, 3, gain.Undecided, "none", "no established Schur class"},
