@@ -144,7 +144,8 @@ func (r *Reward) Value(a mat.Matrix) (float64, error) {
 // Gradient returns the N x M matrix of ∂R/∂r_ij = ∂U/∂y_j · ∂T_j/∂x_i,
 // with the subgradient conventions of the operators at non-smooth points,
 // or the errors of Value, or an error wrapping ErrNaN or ErrInf if a
-// ∂U/∂y_j is not finite.
+// ∂U/∂y_j, a ∂T_j/∂x_i or their product is not finite (a SumForm whose g
+// or g' is not finite where its derivative is taken, or an overflow).
 func (r *Reward) Gradient(a mat.Matrix) (*mat.Dense, error) {
 	y, err := r.Scores(a)
 	if err != nil {
@@ -159,12 +160,51 @@ func (r *Reward) Gradient(a mat.Matrix) (*mat.Dense, error) {
 	col, dt := make([]float64, n), make([]float64, n)
 	for j := 0; j < m; j++ {
 		mat.Col(col, j, a)
-		r.InnerFor(j).Gradient(dt, col)
+		op := r.InnerFor(j)
+		name := func(i int) string { return fmt.Sprintf("∂T_%d/∂x_%d of the inner operator %v at %v", j, i, op, col) }
+		if _, err := gradientOf(op, dt, col, name); err != nil {
+			return nil, fmt.Errorf("aggregators: %w", err)
+		}
 		for i := 0; i < n; i++ {
-			g.Set(i, j, du[j]*dt[i])
+			d := du[j] * dt[i]
+			if err := checkFinite(d); err != nil {
+				return nil, fmt.Errorf("aggregators: ∂R/∂r_%d%d = ∂U/∂y_%d · ∂T_%d/∂x_%d = %v · %v overflows: %w", i, j, j, j, i, du[j], dt[i], err)
+			}
+			g.Set(i, j, d)
 		}
 	}
 	return g, nil
+}
+
+// gradientOf stores op's gradient at the checked x in dst and returns it,
+// or an error wrapping ErrNaN or ErrInf if a partial derivative is not
+// finite; name(i) names the i-th one in the message.
+func gradientOf(op Operator, dst, x []float64, name func(i int) string) ([]float64, error) {
+	if s, ok := op.(separableDerivative); ok {
+		dst = gradientDst(dst, x)
+		for i, v := range x {
+			d, err := s.derivative(v)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name(i), err)
+			}
+			dst[i] = d
+		}
+	} else {
+		dst = op.Gradient(dst, x)
+	}
+	for i, d := range dst {
+		if err := checkFinite(d); err != nil {
+			return nil, fmt.Errorf("%s is %v: %w", name(i), d, err)
+		}
+	}
+	return dst, nil
+}
+
+// separableDerivative is implemented by operators of the form
+// f(x) = sum_i g(x_i) whose Gradient can panic on a valid input (SumForm,
+// when g or g' is not finite): ∂f/∂x_i = derivative(x_i), or an error.
+type separableDerivative interface {
+	derivative(v float64) (float64, error)
 }
 
 // ParamGradient holds the derivatives of R with respect to the parameters
@@ -233,12 +273,10 @@ func (r *Reward) outerGradient(y []float64) ([]float64, error) {
 	if _, err := r.outerValue(y); err != nil {
 		return nil, err
 	}
-	du := r.Outer.Gradient(nil, y)
-	for j, d := range du {
-		if err := checkFinite(d); err != nil {
-			return nil, fmt.Errorf("aggregators: ∂U/∂y_%d of the outer operator %v at the scores %v is %v: %w",
-				j, r.Outer, y, d, err)
-		}
+	name := func(j int) string { return fmt.Sprintf("∂U/∂y_%d of the outer operator %v at the scores %v", j, r.Outer, y) }
+	du, err := gradientOf(r.Outer, nil, y, name)
+	if err != nil {
+		return nil, fmt.Errorf("aggregators: %w", err)
 	}
 	return du, nil
 }

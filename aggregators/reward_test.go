@@ -2,6 +2,7 @@ package aggregators
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand"
 	"strings"
@@ -472,6 +473,49 @@ func TestRewardOuterNotFinite(t *testing.T) {
 		}
 		if _, err := c.r.ParamGradient(c.a); !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.paramNames) {
 			t.Errorf("%s: ParamGradient error %v, want %v naming %q", c.name, err, c.is, c.paramNames)
+		}
+	}
+}
+
+// TestRewardInnerGradientNotFinite: an inner derivative that is not
+// finite on a valid allocation (where Value is finite) is an error naming
+// it, not a panic or a silent Inf or NaN in the gradient.
+func TestRewardInnerGradientNotFinite(t *testing.T) {
+	sqrtSum := SumForm{Name: "sqrt", G: math.Sqrt, DG: func(v float64) float64 { return 0.5 / math.Sqrt(v) }, Dom: NonNegative}
+	// g is finite at x but not at x + h, where the finite difference of
+	// g' looks.
+	edge := SumForm{Name: "log(0.3-x)", G: func(v float64) float64 { return math.Log(0.3 - v) }}
+	// Slopes that are finite alone but not multiplied.
+	steep := SumForm{Name: "steep", G: func(v float64) float64 { return v }, DG: func(float64) float64 { return 1e200 }}
+	huge := NewReward(steep, steep)
+	for _, c := range []struct {
+		name  string
+		r     *Reward
+		a     *mat.Dense
+		is    error
+		names string
+	}{
+		{"sqrt's slope at 0, times ∂U = 0", NewReward(Min{}, sqrtSum), mat.NewDense(2, 2, []float64{1, 0, 0, 0.5}), ErrInf, "∂T_0/∂x_1"},
+		{"g not finite in the finite difference", NewReward(Sum{}, edge), mat.NewDense(1, 2, []float64{0.3 - 5e-7, 0}), ErrNaN, "∂T_0/∂x_0"},
+		{"overflow of the product", huge, mat.NewDense(1, 1, []float64{0.5}), ErrInf, "overflows"},
+	} {
+		if v, err := c.r.Value(c.a); err != nil || !finite(v) {
+			t.Errorf("%s: Value = %v, %v, want a finite value", c.name, v, err)
+		}
+		var (
+			g   *mat.Dense
+			err error
+		)
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					err = fmt.Errorf("panic: %v", p)
+				}
+			}()
+			g, err = c.r.Gradient(c.a)
+		}()
+		if g != nil || !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.names) {
+			t.Errorf("%s: Gradient = %v, %v; want an error wrapping %v naming %q", c.name, g, err, c.is, c.names)
 		}
 	}
 }

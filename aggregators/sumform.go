@@ -13,7 +13,8 @@ import (
 // SumForm cannot know the curvature of g: Schur returns the Class field as
 // declared (Unknown by default), and schur.CheckSumForm tests the convexity
 // of g numerically. Value panics if g returns NaN or ±Inf, and so does
-// Gradient without DG; Evaluate and Reward report it as an error.
+// Gradient if DG does, or, without DG, g at the points of its finite
+// difference; Evaluate and Reward report these as errors.
 type SumForm struct {
 	Name string                // shown by String
 	G    func(float64) float64 // the summand g
@@ -42,7 +43,11 @@ func (op SumForm) Gradient(dst, x []float64) []float64 {
 	mustCheck(op, x)
 	dst = gradientDst(dst, x)
 	for i, v := range x {
-		dst[i] = op.derivative(v)
+		d, err := op.derivative(v)
+		if err != nil {
+			panic(fmt.Sprintf("aggregators: %v", err))
+		}
+		dst[i] = d
 	}
 	return dst
 }
@@ -72,11 +77,21 @@ func (op SumForm) validate() error {
 }
 
 func (op SumForm) g(v float64) float64 {
-	y := op.G(v)
-	if math.IsNaN(y) || math.IsInf(y, 0) {
-		panic(fmt.Sprintf("aggregators: %v: g(%v) = %v", op, v, y))
+	y, err := op.finiteG(v)
+	if err != nil {
+		panic(fmt.Sprintf("aggregators: %v", err))
 	}
 	return y
+}
+
+// finiteG returns g(v), or an error wrapping ErrNaN or ErrInf if it is not
+// finite.
+func (op SumForm) finiteG(v float64) (float64, error) {
+	y := op.G(v)
+	if err := checkFinite(y); err != nil {
+		return y, fmt.Errorf("%v: g(%v) = %v: %w", op, v, y, err)
+	}
+	return y, nil
 }
 
 // safeValue is Value for a checked x, with an error wrapping ErrNaN or
@@ -85,25 +100,37 @@ func (op SumForm) safeValue(x []float64) (float64, error) {
 	s := 0.0
 	for i, v := range x {
 		y := op.G(v)
-		switch {
-		case math.IsNaN(y):
-			return math.NaN(), fmt.Errorf("%v: g(x[%d] = %v) = %v: %w", op, i, v, y, ErrNaN)
-		case math.IsInf(y, 0):
-			return math.NaN(), fmt.Errorf("%v: g(x[%d] = %v) = %v: %w", op, i, v, y, ErrInf)
+		if err := checkFinite(y); err != nil {
+			return math.NaN(), fmt.Errorf("%v: g(x[%d] = %v) = %v: %w", op, i, v, y, err)
 		}
 		s += y
 	}
 	return s, nil
 }
 
-func (op SumForm) derivative(v float64) float64 {
+// derivative returns g'(v) (see Gradient), or an error wrapping ErrNaN or
+// ErrInf if DG, or g at the points of the finite difference, is not
+// finite.
+func (op SumForm) derivative(v float64) (float64, error) {
 	if op.DG != nil {
-		return op.DG(v)
+		d := op.DG(v)
+		if err := checkFinite(d); err != nil {
+			return d, fmt.Errorf("%v: g'(%v) = %v: %w", op, v, d, err)
+		}
+		return d, nil
 	}
 	h := 1e-6 * math.Max(1, math.Abs(v))
-	lo := v - h
+	lo, width := v-h, 2*h
 	if op.Dom == NonNegative && lo < 0 {
-		return (op.g(v+h) - op.g(v)) / h
+		lo, width = v, h
 	}
-	return (op.g(v+h) - op.g(lo)) / (2 * h)
+	up, err := op.finiteG(v + h)
+	if err != nil {
+		return math.NaN(), err
+	}
+	down, err := op.finiteG(lo)
+	if err != nil {
+		return math.NaN(), err
+	}
+	return (up - down) / width, nil
 }
