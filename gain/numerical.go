@@ -113,9 +113,9 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 // tasks that share an inner operator (with one shared operator these are
 // the partitions of N into at most M parts: 1.1·10^5 for N = 64, M = 8).
 // Numerical returns an error wrapping ErrSize beyond MaxDiscreteAssignments
-// count vectors, and ErrParam for a Budget other than the zero value (the
-// discrete setting is the paper's {0, 1}). Restarts, Tol and MaxIter are
-// not used.
+// count vectors, and ErrParam for a Budget other than the zero value or
+// {0, 1} (the discrete setting is the paper's {0, 1}). Restarts, Tol and
+// MaxIter are not used.
 //
 // # Continuous allocations
 //
@@ -305,7 +305,7 @@ func numSetup(r *aggregators.Reward, n, m int, kind Allocation, opts *Options) (
 	if c.tol == 0 {
 		c.tol = numDefaultTol
 	}
-	if kind == Discrete && o.Budget != (Budget{}) {
+	if kind == Discrete && o.Budget != (Budget{}) && o.Budget != (Budget{0, 1}) {
 		return nil, fmt.Errorf("gain: discrete allocations use the paper's budget {0, 1} (each agent on exactly one task), got Budget{Min: %v, Max: %v}: %w",
 			o.Budget.Min, o.Budget.Max, ErrParam)
 	}

@@ -680,3 +680,28 @@ func TestNumericalThresholds(t *testing.T) {
 	}
 	numCheckGains(t, r, g, 5, 3, gain.Continuous, numUnit)
 }
+
+// The paper's budget written out, Budget{0, 1}, is the zero Budget for
+// discrete allocations too, alone and in NumericalTable.
+func TestNumericalDiscretePaperBudget(t *testing.T) {
+	r := aggregators.NewReward(aggregators.Mean{}, aggregators.Max{})
+	want, err := gain.Numerical(r, 3, 2, gain.Discrete, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := gain.Numerical(r, 3, 2, gain.Discrete, &gain.Options{Budget: gain.Budget{Min: 0, Max: 1}})
+	if err != nil || got.Delta != want.Delta || got.Het != want.Het || got.Hom != want.Hom {
+		t.Errorf("Budget{0, 1}: %+v, %v; the zero Budget gives %+v", got, err, want)
+	}
+	zero, err := gain.NumericalTable([]int{2}, []int{2}, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paper, err := gain.NumericalTable([]int{2}, []int{2}, nil, nil, &gain.Options{Budget: gain.Budget{Min: 0, Max: 1}})
+	if err != nil {
+		t.Fatalf("NumericalTable with Budget{0, 1}: %v", err)
+	}
+	if a, b := fmt.Sprint(zero.Records()), fmt.Sprint(paper.Records()); a != b {
+		t.Errorf("NumericalTable: Budget{0, 1} gives\n%s\nthe zero Budget\n%s", b, a)
+	}
+}
