@@ -138,7 +138,7 @@ func TestEpisodeDrawsWhereTheDataAre(t *testing.T) {
 			if end := at(k, 0.2, -0.3); !near(img.At(end.X+1, end.Y+1), agentColor(1), 10) {
 				t.Errorf("%s, panel %d: pixel %v at agent 1's end is %v, want %v", size, k, end, img.At(end.X+1, end.Y+1), agentColor(1))
 			}
-			// Nothing is drawn at (-1, -0.2).
+			// Nothing is drawn at (-1, 0).
 			if p := at(k, -1, 0); !near(img.At(p.X, p.Y), color.White, 0) {
 				t.Errorf("%s, panel %d: empty spot %v is %v, want white", size, k, p, img.At(p.X, p.Y))
 			}

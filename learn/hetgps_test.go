@@ -428,7 +428,34 @@ func TestHetGPSDescent(t *testing.T) {
 	if math.Abs(last.EvalGain) > 0.05 {
 		t.Errorf("final evaluated gain %v at θ %v", last.EvalGain, last.Theta)
 	}
-	t.Logf("final θ %v, gain %v (evaluated %v)", res.Theta, last.GradGain, last.EvalGain)
+	// Without DescentFloor θ steps at every iteration, also where the
+	// measured gain is at or below 0, and goes the descent's way: T
+	// towards Schur-concave or U towards Schur-convex. (The first step
+	// can be 0: the fresh teams' efforts are all alike.)
+	moved, movedAtOrBelow0 := 0, 0
+	for k, row := range res.Log {
+		before := []float64{s.Params[0].Init, s.Params[1].Init}
+		if k > 0 {
+			before = res.Log[k-1].Theta
+		}
+		if !row.EnvStep {
+			t.Errorf("iteration %d: θ did not step", row.Iteration)
+		}
+		if !reflect.DeepEqual(row.Theta, before) {
+			moved++
+			if row.GradGain <= 0 {
+				movedAtOrBelow0++
+			}
+		}
+	}
+	if moved < len(res.Log)-1 || movedAtOrBelow0 == 0 {
+		t.Errorf("θ moved at %d of %d iterations, %d of them at a measured gain <= 0; want all but at most the first, and some",
+			moved, len(res.Log), movedAtOrBelow0)
+	}
+	if res.Theta[0] >= 0 && res.Theta[1] <= 0 {
+		t.Errorf("final θ %v: want τ_T < 0 or τ_U > 0", res.Theta)
+	}
+	t.Logf("final θ %v, gain %v (evaluated %v); %d of %d steps at a gain <= 0", res.Theta, last.GradGain, last.EvalGain, movedAtOrBelow0, moved)
 }
 
 // TestHetGPSDescentFloor checks the floor of a descent: θ steps exactly

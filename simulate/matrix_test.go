@@ -301,6 +301,16 @@ func fdReturn(t *testing.T, env Env, pol Policy, seed int64, name string, h floa
 	return d
 }
 
+// requireEffect fails a gradient check whose finite differences are all
+// 0: there the check compares 0 with 0 and tests nothing.
+func requireEffect(t *testing.T, env DifferentiableEnv, name string, scale float64) {
+	t.Helper()
+	if scale == 0 {
+		t.Errorf("%s d/d%s: every finite difference is 0, so the check tests nothing; leave %s out of this case or make it act",
+			env.Name(), name, name)
+	}
+}
+
 func checkGradient(t *testing.T, env DifferentiableEnv, pol Policy, seed int64, params []string, hs []float64, tol float64) {
 	t.Helper()
 	ret, grad, err := ReturnGradient(env, pol, seed, params)
@@ -322,6 +332,7 @@ func checkGradient(t *testing.T, env DifferentiableEnv, pol Policy, seed int64, 
 		for b := range fd {
 			scale = math.Max(scale, math.Abs(fd[b]))
 		}
+		requireEffect(t, env, name, scale)
 		worst := 0.0
 		for b := range fd {
 			e := math.Abs(grad[b][k]-fd[b]) / math.Max(scale, 1e-3)

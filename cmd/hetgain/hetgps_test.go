@@ -81,7 +81,10 @@ func TestHetGPSCommandTiny(t *testing.T) {
 	if !strings.Contains(out, "wrote "+plot) {
 		t.Errorf("-plot: %s", out)
 	}
-	log, _, _ = learn.ReadHetGPSLog(filepath.Join(dir2, "matrix", "seed1"))
+	log, _, err = learn.ReadHetGPSLog(filepath.Join(dir2, "matrix", "seed1"))
+	if err != nil || len(log) == 0 {
+		t.Fatalf("alternated run's log: %d rows, %v", len(log), err)
+	}
 	for k, row := range log {
 		if row.EnvStep != (k%3 == 2) {
 			t.Errorf("alternated x=2 y=1: row %d env step %v", k+1, row.EnvStep)
@@ -138,8 +141,11 @@ func TestHetGPSCommandInterruptResume(t *testing.T) {
 		t.Errorf("trajectories after resume differ:\n%s\nwant\n%s", got, want)
 	}
 	for _, seed := range []string{"seed1", "seed2"} {
-		a, _, _ := learn.ReadHetGPSLog(filepath.Join(dir, "matrix", seed))
-		b, _, _ := learn.ReadHetGPSLog(filepath.Join(ref, "matrix", seed))
+		a, _, errA := learn.ReadHetGPSLog(filepath.Join(dir, "matrix", seed))
+		b, _, errB := learn.ReadHetGPSLog(filepath.Join(ref, "matrix", seed))
+		if errA != nil || errB != nil || len(b) == 0 || len(a) != len(b) {
+			t.Fatalf("%s: logs of %d and %d rows (%v, %v)", seed, len(a), len(b), errA, errB)
+		}
 		for k := range b {
 			if k >= len(a) || hetgpsRowKey(a[k]) != hetgpsRowKey(b[k]) {
 				t.Errorf("%s row %d differs after resume", seed, k+1)
