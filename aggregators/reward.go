@@ -161,7 +161,9 @@ func (r *Reward) Gradient(a mat.Matrix) (*mat.Dense, error) {
 	for j := 0; j < m; j++ {
 		mat.Col(col, j, a)
 		op := r.InnerFor(j)
-		name := func(i int) string { return fmt.Sprintf("∂T_%d/∂x_%d of the inner operator %v at %v", j, i, op, col) }
+		name := func(i int) string {
+			return fmt.Sprintf("∂T_%d/∂x_%d of the inner operator %v at %v", j, i, op, col)
+		}
 		if _, err := gradientOf(op, dt, col, name); err != nil {
 			return nil, fmt.Errorf("aggregators: %w", err)
 		}
@@ -273,7 +275,9 @@ func (r *Reward) outerGradient(y []float64) ([]float64, error) {
 	if _, err := r.outerValue(y); err != nil {
 		return nil, err
 	}
-	name := func(j int) string { return fmt.Sprintf("∂U/∂y_%d of the outer operator %v at the scores %v", j, r.Outer, y) }
+	name := func(j int) string {
+		return fmt.Sprintf("∂U/∂y_%d of the outer operator %v at the scores %v", j, r.Outer, y)
+	}
 	du, err := gradientOf(r.Outer, nil, y, name)
 	if err != nil {
 		return nil, fmt.Errorf("aggregators: %w", err)
