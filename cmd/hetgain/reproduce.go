@@ -29,7 +29,7 @@ var reproducers = []reproducer{
 	{"capture", "Multi-goal-capture, N = M = 2", runExperiment},
 	{"tag", "2v2 Tag", runExperiment},
 	{"tag-large", "2v2 Tag with large batches (16,000 frames per iteration), gains on the capture reward alone; about 6 hours", runExperiment},
-	{"tag-large-30m", "tag-large's (mean, max) at the paper's 30M frames per run, 9 seeds; about 100 minutes a seed", runExperiment},
+	{"tag-large-30m", "tag-large's (mean, max) at the paper's 30M frames per run, 9 seeds; about 2 hours a seed", runExperiment},
 	{"hetgps", "HetGPS, the paper's Figure 5: hetgps softmax|powersum|adverse|descent|all", runHetGPSReproducer},
 }
 

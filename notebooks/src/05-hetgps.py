@@ -226,13 +226,13 @@ for _, n := range []int{2, 4} {
 }
 """),
 ("markdown", r"""
-One caveat from notebook 01: for $n \ge 3$ the softmax aggregator is Schur-convex only up to $t^*(n)$, the root of $(t-2)e^t = 4/(n-2)$ (`aggregators.SoftmaxSchurLimit`). Past it, it is *neither* Schur-convex nor Schur-concave on $[0,1]^n$, although it keeps approaching $\max$. With $N = M = 4$ the search goes well past that limit (section 3 ends near $\tau_T \approx 5.7$), so there the learned $T$ is, strictly speaking, outside the theory's Schur-convex class; the gain nonetheless keeps growing towards the $\min\circ\max$ value, because at the allocations the teams use (one agent per task) softmax is already close to $\max$.
+One caveat from notebook 01: for $n \ge 3$ the softmax aggregator is Schur-convex only up to $t^*(n)$, the root of $(t-2)e^t = 4/(n-2)$ (`aggregators.SoftmaxSchurLimit`). Past it, it is *neither* Schur-convex nor Schur-concave on $[0,1]^n$, although it keeps approaching $\max$. With $N = M = 4$ the search goes well past that limit (section 3 ends near $\tau_T \approx 6.6$), so there the learned $T$ is, strictly speaking, outside the theory's Schur-convex class; the gain nonetheless keeps growing towards the $\min\circ\max$ value, because at the allocations the teams use (one agent per task) softmax is already close to $\max$.
 """),
 ("code", r"""
 for _, n := range []int{2, 3, 4, 8} {
 	lim := aggregators.SoftmaxSchurLimit(n)
-	_, _ = fmt.Printf("n = %d: t*(n) = %.4f;  softmax(2) is %s, softmax(5.7) is %s\n", n, lim,
-		aggregators.Softmax{T: 2}.Schur(n), aggregators.Softmax{T: 5.7}.Schur(n))
+	_, _ = fmt.Printf("n = %d: t*(n) = %.4f;  softmax(2) is %s, softmax(6.6) is %s\n", n, lim,
+		aggregators.Softmax{T: 2}.Schur(n), aggregators.Softmax{T: 6.6}.Schur(n))
 }
 """),
 ("markdown", r"""
@@ -340,7 +340,7 @@ Both derivatives are negative, so Adam would lower both exponents, although the 
 | `descent`, Multi-goal-capture | $(5, -5)$ | 2 of 3 by the verdict (12 of 18 with `-seeds 18`, and the gain ends near 0 in all 18). The teams first train for 200 iterations at $(5, -5)$ (a warm-up, so that there is a gain to descend from; without it $\tau_T$ fell below 0 before the heterogeneous team had learned any gain). One seed learned a gain of 1.0 in the warm-up; the descent took it to about 0 within 100 iterations as $\tau_T$ fell through 0, and the floor held it there ($-0.03$ to $-0.14$ over the last 300 iterations; without the floor it went on to $-0.5$). Another learned little (0.07) and stops with $\tau_U$ just past 0. The third is held at $(2.71, -0.61)$, still inside the region of a gain, because its heterogeneous team fell behind the homogeneous one there: a lag the floor cannot tell from a lost gain |
 | `adverse`, Multi-goal-capture | $(-5, 5)$ | 0 of 3: $\tau_T$ rises in every seed (to 9.4, $-2.6$ and 11.9), $\tau_U$ falls past 0 in one (to $-7.2$, the seed whose $\tau_T$ stays below 0) and rises in the others (to 17.8 and 13.2); the gains end at 0.06, 0.07 and $-0.23$; the paper reaches about $(13, -10)$ at 50M frames per run and $(23, -17)$ at 100M |
 
-The adverse start is hopeless in the matrix game for the same reason as the failing seed above: with $T$ Schur-concave the best gain is 0 whatever $U$ is, so there is no gradient to follow. In Multi-goal-capture $\theta$ does move from the adverse start: the bonus for covering every goal does not depend on $\theta$ and rewards specialists wherever $\theta$ is, so $T$ turns convex; $U$ has not followed within this budget, in 3 seeds with the gradient on 32 episodes or on 128.
+The adverse start is hopeless in the matrix game for the same reason as the failing seed above: with $T$ Schur-concave the best gain is 0 whatever $U$ is, so there is no gradient to follow. In Multi-goal-capture $\theta$ does move from the adverse start: the bonus for covering every goal does not depend on $\theta$ and rewards specialists wherever $\theta$ is, so $\tau_T$ rises in every seed and turns $T$ convex in two; in those two $U$ has not followed within this budget ($\tau_U$ rises to 13 and 18), and in the third, where $\tau_U$ falls to $-7.2$, $\tau_T$ stays below 0 ($-2.6$). With the gradient on 32 episodes, as on 128, no seed ended with $\tau_T > 0 > \tau_U$.
 
 The stored runs of both presets, read back as above (in the descent's figures the gain stays near 0 once $\theta$ stops):
 """),
