@@ -1,6 +1,7 @@
 package aggregators
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -246,6 +247,50 @@ func FuzzRewardValue(f *testing.F) {
 		}
 		for i := 0; i < n; i++ {
 			for j := 0; j < m; j++ {
+				if !finite(g.At(i, j)) {
+					t.Fatalf("%v at\n%v\ngradient\n%v", r, mat.Formatted(a), mat.Formatted(g))
+				}
+			}
+		}
+	})
+}
+
+// FuzzRewardSumFormGradient builds rewards whose user-supplied sum-forms
+// are finite on part of their domain only (g or g' infinite at 0, g NaN
+// past 0.3, slopes whose product overflows): where Value succeeds,
+// Gradient never panics, an error wraps ErrNaN or ErrInf, and without one
+// every entry is finite.
+func FuzzRewardSumFormGradient(f *testing.F) {
+	f.Add(uint8(0), uint8(0), 0.3-5e-7, 0.0, 0.0, 0.5)
+	f.Add(uint8(1), uint8(1), 1.0, 0.0, 0.0, 0.5)
+	f.Add(uint8(2), uint8(2), 0.1, 0.2, 0.15, 0.05)
+	edge := SumForm{Name: "log(0.3-x)", G: func(v float64) float64 { return math.Log(0.3 - v) }}
+	root := SumForm{Name: "sqrt", G: math.Sqrt, DG: func(v float64) float64 { return 0.5 / math.Sqrt(v) }, Dom: NonNegative}
+	steep := SumForm{Name: "steep", G: func(v float64) float64 { return v }, DG: func(float64) float64 { return 1e200 }}
+	forms := []Operator{edge, root, steep}
+	outers := []Operator{Min{}, Sum{}, Softmax{T: 2}, root, steep}
+	f.Fuzz(func(t *testing.T, so, si uint8, a0, a1, a2, a3 float64) {
+		r := NewReward(outers[int(so)%len(outers)], forms[int(si)%len(forms)])
+		a := mat.NewDense(2, 2, []float64{a0, a1, a2, a3})
+		if _, err := r.Value(a); err != nil {
+			if !wrapsSentinel(err) {
+				t.Fatalf("%v.Value error %v wraps no sentinel", r, err)
+			}
+			return
+		}
+		var g *mat.Dense
+		var err error
+		if msg, panicked := panicMessage(func() { g, err = r.Gradient(a) }); panicked {
+			t.Fatalf("%v.Gradient panicked: %s", r, msg)
+		}
+		if err != nil {
+			if !errors.Is(err, ErrNaN) && !errors.Is(err, ErrInf) {
+				t.Fatalf("%v.Gradient error %v where Value succeeded: want ErrNaN or ErrInf", r, err)
+			}
+			return
+		}
+		for i := 0; i < 2; i++ {
+			for j := 0; j < 2; j++ {
 				if !finite(g.At(i, j)) {
 					t.Fatalf("%v at\n%v\ngradient\n%v", r, mat.Formatted(a), mat.Formatted(g))
 				}
