@@ -31,9 +31,19 @@ func moderateParam(op Operator) bool {
 }
 
 // fuzzOperator checks the input contract of op at x: a valid input gives no
-// NaN (and finite results on the box at moderate parameters); an invalid one
-// makes every method panic and Check's error wrap a sentinel.
+// NaN (and finite results on the box at moderate parameters) and is left
+// as it was; an invalid one makes every method panic and Check's error
+// wrap a sentinel.
 func fuzzOperator(t *testing.T, op Operator, x []float64) {
+	before := append([]float64(nil), x...)
+	defer func() {
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(before[i]) {
+				t.Errorf("%v changed its input %v to %v", op, before, x)
+				return
+			}
+		}
+	}()
 	err := Check(op, x)
 	if err != nil {
 		if !wrapsSentinel(err) {

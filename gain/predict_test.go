@@ -54,6 +54,11 @@ func TestPredictCases(t *testing.T) {
 		{aggregators.Mean{}, neither, 3, 3, gain.Undecided, "none", "neither"},
 		{aggregators.Max{}, aggregators.PowerSum{T: 2}, 3, 3, gain.Undecided, "none", "max is not strictly increasing"},
 		{aggregators.Sum{}, aggregators.PowerSum{T: 2}, 1 << 21, 3, gain.PositiveUnlessTrivial, "Theorem 3.1", "no rewards were evaluated"},
+		{aggregators.Sum{}, aggregators.PowerSum{T: 2}, 3, 1 << 21, gain.PositiveUnlessTrivial, "Theorem 3.1", "no rewards were evaluated"},
+		{aggregators.PowerSum{T: 2}, aggregators.Softmax{T: 0}, 3, 3, gain.Zero, "Theorem 3.2", "Theorem 3.3 also applies"},
+		{aggregators.PowerSum{T: 2}, aggregators.Sum{}, 3, 3, gain.Zero, "Theorem 3.2", "Theorem 3.3 also applies"},
+		{aggregators.PowerSum{T: 2}, aggregators.PowerMean{T: 1}, 3, 3, gain.Zero, "Theorem 3.2", "Theorem 3.3 also applies"},
+		{aggregators.Max{}, aggregators.Sum{}, 3, 3, gain.Zero, "Theorem 3.2", ""},
 	}
 	for _, c := range cases {
 		p, err := gain.Predict(c.u, c.t, c.n, c.m)
@@ -64,6 +69,23 @@ func TestPredictCases(t *testing.T) {
 		}
 		if p.Sign != c.sign || p.Rule != c.rule || !strings.Contains(p.Reason, c.mention) {
 			t.Errorf("%s: %v by %q (%s); want %v by %q mentioning %q", name, p.Sign, p.Rule, p.Reason, c.sign, c.rule, c.mention)
+		}
+		// Theorem 3.3 (U strictly Schur-convex, T's scores of constant
+		// sum) is mentioned exactly where it applies.
+		also := c.u.Schur(c.m) == aggregators.StrictlyConvex && c.n > 1 && c.m > 1
+		switch op := c.t.(type) {
+		case aggregators.Mean, aggregators.Sum:
+		case aggregators.Softmax:
+			also = also && op.T == 0
+		case aggregators.PowerSum:
+			also = also && op.T == 1
+		case aggregators.PowerMean:
+			also = also && op.T == 1
+		default:
+			also = false
+		}
+		if got := strings.Contains(p.Reason, "Theorem 3.3 also applies"); got != also {
+			t.Errorf("%s: reason %q mentions Theorem 3.3: %v, want %v", name, p.Reason, got, also)
 		}
 	}
 }

@@ -340,3 +340,36 @@ func TestVerdictString(t *testing.T) {
 		t.Errorf("String() = %q", s)
 	}
 }
+
+// TestCheckReportsWorst checks that Check keeps the worst counterexample
+// and the most distant flat pair it finds, not merely valid ones: for
+// softmax(±10) on [0,1]^3 violations of about 0.02 exist (every seed
+// finds one beyond 0.018), and the product on [0,1]^3 is flat between
+// (1, 0, 0) and (1/2, 1/2, 0), at sorted distance 1/2.
+func TestCheckReportsWorst(t *testing.T) {
+	for seed := int64(1); seed <= 3; seed++ {
+		opts := &Options{Seed: seed}
+		v, err := Check(aggregators.Softmax{T: 10}, 3, UnitBox(), opts)
+		if err != nil || v.ConvexCounterexample == nil {
+			t.Fatalf("softmax(10), seed %d: %v, %v", seed, err, v)
+		}
+		if c := v.ConvexCounterexample; c.FX-c.FY > -0.015 {
+			t.Errorf("softmax(10), seed %d: worst convex counterexample f(x) - f(y) = %v, want <= -0.015", seed, c.FX-c.FY)
+		}
+		v, err = Check(aggregators.Softmax{T: -10}, 3, UnitBox(), opts)
+		if err != nil || v.ConcaveCounterexample == nil {
+			t.Fatalf("softmax(-10), seed %d: %v, %v", seed, err, v)
+		}
+		if c := v.ConcaveCounterexample; c.FX-c.FY < 0.015 {
+			t.Errorf("softmax(-10), seed %d: worst concave counterexample f(x) - f(y) = %v, want >= 0.015", seed, c.FX-c.FY)
+		}
+		v, err = Check(Func(product), 3, UnitBox(), opts)
+		if err != nil || v.FlatPair == nil {
+			t.Fatalf("product, seed %d: %v, %v", seed, err, v)
+		}
+		c := &checker{sx: make([]float64, 3), sy: make([]float64, 3)}
+		if d := c.sortedDistance(v.FlatPair.X, v.FlatPair.Y); d < 0.4 {
+			t.Errorf("product, seed %d: flat pair %v, %v at sorted distance %v, want >= 0.4", seed, v.FlatPair.X, v.FlatPair.Y, d)
+		}
+	}
+}

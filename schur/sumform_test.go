@@ -56,6 +56,8 @@ func TestCheckSumForm(t *testing.T) {
 		{"min(x,1/2)", func(x float64) float64 { return math.Min(x, 0.5) }, 0, 1, aggregators.Concave},
 		{"exp", math.Exp, -3, 2, aggregators.StrictlyConvex},
 		{"x^2 off-centre", func(x float64) float64 { return x * x }, 0.1, 1.3, aggregators.StrictlyConvex},
+		// lo off the dyadic grid, and g undefined below it.
+		{"sqrt(x-0.1)", func(x float64) float64 { return math.Sqrt(x - 0.1) }, 0.1, 1, aggregators.StrictlyConcave},
 	} {
 		v, err := CheckSumForm(c.g, c.lo, c.hi, nil)
 		if err != nil {
@@ -68,6 +70,43 @@ func TestCheckSumForm(t *testing.T) {
 		if c.want == aggregators.Neither && (v.ConvexCounterexample == nil || v.ConcaveCounterexample == nil) {
 			t.Errorf("%s: neither without both triples", c.name)
 		}
+	}
+}
+
+// TestCheckSumFormReportsWorst checks that CheckSumForm keeps the worst
+// counterexample and the widest flat triple it finds, not merely valid
+// ones: within 10% of the worst gap over every midpoint triple of a grid
+// of 800 cells (CheckSumForm's dyadic grid tests spacings of powers of 2
+// only, and came within 1.5% and 3.5%), and against relu(x − 1/2), which is affine on [0, 1/2] and on
+// [1/2, 1] (flat triples of width 1/2).
+func TestCheckSumFormReportsWorst(t *testing.T) {
+	sin6 := func(x float64) float64 { return math.Sin(6 * x) }
+	v, err := CheckSumForm(sin6, 0, 1, nil)
+	if err != nil || v.ConvexCounterexample == nil || v.ConcaveCounterexample == nil {
+		t.Fatalf("sin(6x): %v, %v", err, v)
+	}
+	const cells = 800
+	lowest, highest := 0.0, 0.0
+	for a := 0; a <= cells; a++ {
+		for c := a + 2; c <= cells; c += 2 {
+			x, z := float64(a)/cells, float64(c)/cells
+			gap := (sin6(x)+sin6(z))/2 - sin6((x+z)/2)
+			lowest, highest = math.Min(lowest, gap), math.Max(highest, gap)
+		}
+	}
+	if got := v.ConvexCounterexample.Gap(); got > 0.9*lowest {
+		t.Errorf("sin(6x): worst convex counterexample gap %v; a grid of %d cells finds %v", got, cells, lowest)
+	}
+	if got := v.ConcaveCounterexample.Gap(); got < 0.9*highest {
+		t.Errorf("sin(6x): worst concave counterexample gap %v; a grid of %d cells finds %v", got, cells, highest)
+	}
+	relu := func(x float64) float64 { return math.Max(0, x-0.5) }
+	w, err := CheckSumForm(relu, 0, 1, nil)
+	if err != nil || w.FlatTriple == nil {
+		t.Fatalf("relu: %v, %v", err, w)
+	}
+	if width := w.FlatTriple.C - w.FlatTriple.A; width < 0.49 {
+		t.Errorf("relu: widest flat triple %v, width %v; want about 1/2", w.FlatTriple, width)
 	}
 }
 
