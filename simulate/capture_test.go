@@ -195,19 +195,22 @@ func TestCapturePhysics(t *testing.T) {
 	}
 }
 
+// TestCaptureWall pushes agent 0 into the top-left corner and agent 1,
+// across the field, into the bottom-right one: both are held at the
+// walls, on all four sides, with their velocities kept (as VMAS does).
 func TestCaptureWall(t *testing.T) {
-	c := newCapture(t, CaptureConfig{Batch: 1, EpisodeLength: 100, FixedGoals: []float64{1.1, -0.5, 1.1, 0.5}})
+	c := newCapture(t, CaptureConfig{Batch: 1, EpisodeLength: 200, FixedGoals: []float64{1.1, -0.5, 1.1, 0.5}})
 	_ = c.Reset(0)
-	for s := 0; s < 60; s++ {
+	for s := 0; s < 150; s++ {
 		if err := c.Step([]float64{-1, 1, 1, -1}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	p, v := c.AgentPositions(0), c.AgentVelocities(0)
-	if p[0] != -1.4 || p[1] != 1.2 || p[3] != -1.2 {
-		t.Errorf("agents pushing into walls are at %v", p)
+	if p[0] != -CaptureXBound || p[1] != CaptureYBound || p[2] != CaptureXBound || p[3] != -CaptureYBound {
+		t.Errorf("agents pushing into the corners are at %v", p)
 	}
-	if v[0] >= 0 || v[1] <= 0 {
+	if v[0] >= 0 || v[1] <= 0 || v[2] <= 0 || v[3] >= 0 {
 		t.Errorf("velocity %v: VMAS keeps the velocity at the wall", v)
 	}
 }

@@ -272,13 +272,18 @@ func TestForagingRandomPlay(t *testing.T) {
 }
 
 // TestForagingDeterminism checks that the same seed gives the same episode
-// bit for bit, and that batch element b does not depend on the batch size.
+// bit for bit, that batch element b does not depend on the batch size,
+// and that the elements of a batch play different episodes.
 func TestForagingDeterminism(t *testing.T) {
-	run := func(batch int, seed int64) (obs, rew []float64) {
+	// run plays a batch with the same actions in every element and
+	// returns each element's observations and rewards.
+	run := func(batch int, seed int64) (obs, rew [][]float64) {
 		e := newForaging(t, simulate.ForagingConfig{Batch: batch, Agents: 3, Width: 5, Height: 5, Levels: []int{1, 2}, EpisodeLength: 30})
 		if err := e.Reset(seed); err != nil {
 			t.Fatal(err)
 		}
+		obs, rew = make([][]float64, batch), make([][]float64, batch)
+		per := 3 * e.ObsDim()
 		rnd := rand.New(rand.NewSource(6))
 		for !e.Done()[0] {
 			acts := make([]float64, 3*batch)
@@ -291,8 +296,10 @@ func TestForagingDeterminism(t *testing.T) {
 			if err := e.Step(acts); err != nil {
 				t.Fatal(err)
 			}
-			obs = append(obs, e.Obs()[:3*e.ObsDim()]...)
-			rew = append(rew, e.Reward()[0])
+			for b := 0; b < batch; b++ {
+				obs[b] = append(obs[b], e.Obs()[b*per:(b+1)*per]...)
+				rew[b] = append(rew[b], e.Reward()[b])
+			}
 		}
 		return obs, rew
 	}
@@ -300,14 +307,23 @@ func TestForagingDeterminism(t *testing.T) {
 	o2, r2 := run(4, 5)
 	o3, _ := run(4, 6)
 	o4, r4 := run(1, 5)
-	if !bfEqualBits(o1, o2) || !bfEqualBits(r1, r2) {
-		t.Error("same seed, different episodes")
+	o8, r8 := run(8, 5)
+	for b := range o1 {
+		if !bfEqualBits(o1[b], o2[b]) || !bfEqualBits(r1[b], r2[b]) {
+			t.Errorf("element %d: same seed, different episodes", b)
+		}
+		if bfEqualBits(o1[b], o3[b]) {
+			t.Errorf("element %d: seeds 5 and 6 give the same episode", b)
+		}
+		if !bfEqualBits(o1[b], o8[b]) || !bfEqualBits(r1[b], r8[b]) {
+			t.Errorf("element %d differs between batches of 4 and 8", b)
+		}
 	}
-	if bfEqualBits(o1, o3) {
-		t.Error("seeds 5 and 6 give the same episode")
-	}
-	if !bfEqualBits(o1, o4) || !bfEqualBits(r1, r4) {
+	if !bfEqualBits(o1[0], o4[0]) || !bfEqualBits(r1[0], r4[0]) {
 		t.Error("batch element 0 depends on the batch size")
+	}
+	if bfEqualBits(o1[0], o1[1]) {
+		t.Error("batch elements 0 and 1 play the same episode")
 	}
 }
 
