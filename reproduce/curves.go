@@ -22,10 +22,16 @@ import (
 // legend says, not of the final Gain. Curves panics if the
 // experiment has no variant labelled variant.
 func (r *Results) Curves(variant string) *figures.Figure {
+	e, _ := r.mustVariant(variant)
+	title, xLabel, panels := r.curvePanels(variant)
+	return figures.BandPanels(title, xLabel, "ΔR", len(e.Ops), true, panels...)
+}
+
+// curvePanels returns the title, x label and panels of Curves.
+func (r *Results) curvePanels(variant string) (title, xLabel string, panels []figures.Panel) {
 	e, v := r.mustVariant(variant)
 	groups, maxFrames := r.variantGroups(variant)
 	unit, unitName := frameUnit(maxFrames)
-	var panels []figures.Panel
 	for _, u := range e.Ops {
 		for _, t := range e.Ops {
 			pn := figures.Panel{Title: fmt.Sprintf("U=%s, T=%s", u, t)}
@@ -56,11 +62,11 @@ func (r *Results) Curves(variant string) *figures.Figure {
 			panels = append(panels, pn)
 		}
 	}
-	title := fmt.Sprintf("%s %s: ΔR over %s, %s frames per run", e.Name, variant, e.seedNames(), formatCount(maxFrames))
+	title = fmt.Sprintf("%s %s: ΔR over %s, %s frames per run", e.Name, variant, e.seedNames(), formatCount(maxFrames))
 	if e.PaperBudget != "" {
 		title += " (paper: " + e.PaperBudget + ")"
 	}
-	return figures.BandPanels(title, "frames per team ("+unitName+")", "ΔR", len(e.Ops), true, panels...)
+	return title, "frames per team (" + unitName + ")", panels
 }
 
 // Diversity draws, for one variant, how far apart each team's agents'
@@ -74,9 +80,15 @@ func (r *Results) Curves(variant string) *figures.Figure {
 // experiment has no variant labelled variant.
 func (r *Results) Diversity(variant string) *figures.Figure {
 	e, _ := r.mustVariant(variant)
+	title, xLabel, panels := r.diversityPanels(variant)
+	return figures.BandPanels(title, xLabel, "diversity", len(e.Ops), true, panels...)
+}
+
+// diversityPanels returns the title, x label and panels of Diversity.
+func (r *Results) diversityPanels(variant string) (title, xLabel string, panels []figures.Panel) {
+	e, _ := r.mustVariant(variant)
 	groups, maxFrames := r.variantGroups(variant)
 	unit, unitName := frameUnit(maxFrames)
-	var panels []figures.Panel
 	for _, u := range e.Ops {
 		for _, t := range e.Ops {
 			pn := figures.Panel{Title: fmt.Sprintf("U=%s, T=%s", u, t)}
@@ -97,8 +109,8 @@ func (r *Results) Diversity(variant string) *figures.Figure {
 			panels = append(panels, pn)
 		}
 	}
-	title := fmt.Sprintf("%s %s: diversity of the teams' efforts over %s", e.Name, variant, e.seedNames())
-	return figures.BandPanels(title, "frames per team ("+unitName+")", "diversity", len(e.Ops), true, panels...)
+	title = fmt.Sprintf("%s %s: diversity of the teams' efforts over %s", e.Name, variant, e.seedNames())
+	return title, "frames per team (" + unitName + ")", panels
 }
 
 // hasDiversity reports whether some finished run of variant logged a

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/go-gota/gota/dataframe"
+	"github.com/hetgain/hetgain/figures"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
 	"github.com/hetgain/hetgain/tables"
@@ -517,6 +518,62 @@ func TestCurves(t *testing.T) {
 		}
 	}()
 	ref.Curves("sideways")
+}
+
+// TestCurvePanels checks the data Curves and Diversity draw against the
+// logs: in each (U, T) panel, at each iteration, the mean and ± one
+// sample standard deviation over the seeds of the evaluation gain (of each
+// team's diversity), against the mean frames in thousands, and the
+// closed-form gain as the reference line.
+func TestCurvePanels(t *testing.T) {
+	ref, _ := referenceRun(t)
+	e := ref.Experiment
+	for _, v := range []string{"continuous", "discrete"} {
+		_, xLabel, gains := ref.curvePanels(v)
+		_, _, divs := ref.diversityPanels(v)
+		if xLabel != "frames per team (thousands)" || len(gains) != len(e.Ops)*len(e.Ops) || len(divs) != len(gains) {
+			t.Fatalf("%s: %q, %d and %d panels", v, xLabel, len(gains), len(divs))
+		}
+		k := 0
+		for _, u := range e.Ops {
+			for _, tt := range e.Ops {
+				var cells []Cell
+				for _, c := range ref.Cells {
+					if c.Variant == v && c.U == u && c.T == tt {
+						cells = append(cells, c)
+					}
+				}
+				name := fmt.Sprintf("%s %s-%s", v, u, tt)
+				variant, _ := e.variant(v)
+				th, _ := theory(variant.Env, u, tt)
+				if p := gains[k]; len(p.Reference) != 1 || p.Reference[0] != th {
+					t.Errorf("%s: reference %v, closed form %v", name, p.Reference, th)
+				}
+				checkBand(t, name+" gain", gains[k].Bands[0], cells, func(s learn.PairStats) float64 { return s.EvalGain })
+				checkBand(t, name+" het diversity", divs[k].Bands[0], cells, func(s learn.PairStats) float64 { return s.HetDiversity })
+				checkBand(t, name+" hom diversity", divs[k].Bands[1], cells, func(s learn.PairStats) float64 { return s.HomDiversity })
+				k++
+			}
+		}
+	}
+}
+
+// checkBand checks b against get of the cells' logs, row by row (every
+// cell evaluated at every iteration).
+func checkBand(t *testing.T, name string, b figures.Band, cells []Cell, get func(learn.PairStats) float64) {
+	t.Helper()
+	if len(cells) != 2 || len(b.X) != len(cells[0].Log) || len(b.Lo) != len(b.X) || len(b.Hi) != len(b.X) {
+		t.Fatalf("%s: %d cells, band of %d points, log of %d rows", name, len(cells), len(b.X), len(cells[0].Log))
+	}
+	for i := range b.X {
+		r0, r1 := cells[0].Log[i], cells[1].Log[i]
+		m := (get(r0) + get(r1)) / 2
+		sd := math.Abs(get(r0)-get(r1)) / math.Sqrt2
+		x := float64(r0.Frames+r1.Frames) / 2 / 1e3
+		if !closeOrBothNaN(b.X[i], x) || !closeOrBothNaN(b.Mean[i], m) || !closeOrBothNaN(b.Lo[i], m-sd) || !closeOrBothNaN(b.Hi[i], m+sd) {
+			t.Fatalf("%s, point %d: x %v mean %v [%v, %v]; want %v, %v [%v, %v]", name, i, b.X[i], b.Mean[i], b.Lo[i], b.Hi[i], x, m, m-sd, m+sd)
+		}
+	}
 }
 
 // TestDiversity draws the teams' diversities of the reference run, whose
