@@ -145,8 +145,9 @@ func TestTrainLog(t *testing.T) {
 				t.Errorf("row %d: diversities %v %v (evaluated: %v)", k, r.HetDiversity, r.HomDiversity, evaluated)
 			}
 		}
-		if !(r.Seconds > 0) || !(r.FPS > 0) {
-			t.Errorf("row %d: seconds %v, fps %v", k, r.Seconds, r.FPS)
+		// FPS counts both teams' frames.
+		if !(r.Seconds > 0) || math.Abs(r.FPS*r.Seconds-float64(2*frames)) > 1e-9*float64(frames) {
+			t.Errorf("row %d: seconds %v, fps %v, want %d frames of both teams per iteration", k, r.Seconds, r.FPS, 2*frames)
 		}
 	}
 	if f := res.Final(); f.Iteration != 5 {
