@@ -26,6 +26,7 @@ func FuzzNumericalInput(f *testing.F) {
 		{3, 2, 0.1, 1, 1e-8, 2, 10, false},
 		{2, 3, -0.5, 1, 0, 1, 5, false},
 		{2, 2, 0, 2, 0, 0, 0, true},
+		{2, 3, 0, 1, 0, 0, 0, true}, // the paper's budget written out
 		{0, 2, 0, 1, 0, 0, 0, false},
 		{2, -1, 0, 1, 0, 0, 0, true},
 		{1 << 20, 1 << 20, 0, 1, 0, 0, 0, false},
@@ -71,7 +72,7 @@ func FuzzNumericalInput(f *testing.F) {
 			want = gain.ErrSize
 		case restarts < 0 || maxIter < 0 || !(tol >= 0) || math.IsInf(tol, 0):
 			want = gain.ErrParam
-		case b == gain.Budget{}:
+		case b == gain.Budget{}, discrete && b == gain.Budget{Min: 0, Max: 1}: // the paper's budget
 		case discrete:
 			want = gain.ErrParam
 		case !finite(bmin) || !finite(bmax) || math.Abs(bmax-float64(m-1)*bmin) > aggregators.MaxInput:
