@@ -162,18 +162,29 @@ func gainBand(cells []Cell, unit float64) figures.Band {
 	return logBand(cells, unit, func(s learn.PairStats) float64 { return s.EvalGain })
 }
 
-// logBand returns the mean and ± one standard deviation over cells of
-// get of their log rows, at the iterations where get is finite in every
-// cell, against frames/unit (X nil if there is no such iteration; Lo and
-// Hi nil for one cell).
+// logBand is LogBand of the cells' logs.
 func logBand(cells []Cell, unit float64, get func(learn.PairStats) float64) figures.Band {
+	logs := make([][]learn.PairStats, len(cells))
+	for k, c := range cells {
+		logs[k] = c.Log
+	}
+	return LogBand(logs, unit, get)
+}
+
+// LogBand returns the mean and ± one sample standard deviation over runs
+// of get of their log rows (one log per run, as learn.Result.Log), at the
+// iterations where get is finite in every log, against the mean frames
+// per team at that iteration divided by unit. X is nil if there is no
+// such iteration, and Lo and Hi are nil for one log. Curves, Diversity
+// and the curves of hetgain train draw such bands.
+func LogBand(logs [][]learn.PairStats, unit float64, get func(learn.PairStats) float64) figures.Band {
 	type point struct {
 		frames []float64
 		values []float64
 	}
 	byIter := map[int]*point{}
-	for _, c := range cells {
-		for _, row := range c.Log {
+	for _, log := range logs {
+		for _, row := range log {
 			v := get(row)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				continue
@@ -189,7 +200,7 @@ func logBand(cells []Cell, unit float64, get func(learn.PairStats) float64) figu
 	}
 	var iters []int
 	for it, p := range byIter {
-		if len(p.values) == len(cells) {
+		if len(p.values) == len(logs) {
 			iters = append(iters, it)
 		}
 	}
@@ -200,7 +211,7 @@ func logBand(cells []Cell, unit float64, get func(learn.PairStats) float64) figu
 		m := mean(p.values)
 		b.X = append(b.X, mean(p.frames))
 		b.Mean = append(b.Mean, m)
-		if len(cells) > 1 {
+		if len(logs) > 1 {
 			s := sampleStd(p.values)
 			b.Lo, b.Hi = append(b.Lo, m-s), append(b.Hi, m+s)
 		}

@@ -1051,3 +1051,28 @@ func TestFewerIterationsThanRun(t *testing.T) {
 		t.Errorf("Run at 2 iterations: %v, want ErrConfig", err)
 	}
 }
+
+// TestLogBand: the band is taken only at the iterations where every log
+// has a finite value, with a sample standard deviation over two or more
+// logs and none for one.
+func TestLogBand(t *testing.T) {
+	nan := math.NaN()
+	row := func(it int, frames int64, g float64) learn.PairStats {
+		return learn.PairStats{Iteration: it, Frames: frames, EvalGain: g}
+	}
+	a := []learn.PairStats{row(1, 100, 1), row(2, 200, nan), row(3, 300, 3)}
+	b := []learn.PairStats{row(1, 100, 2), row(2, 200, 5), row(3, 300, 7)}
+	get := func(s learn.PairStats) float64 { return s.EvalGain }
+	band := LogBand([][]learn.PairStats{a, b}, 100, get)
+	if !reflect.DeepEqual(band.X, []float64{1, 3}) || !reflect.DeepEqual(band.Mean, []float64{1.5, 5}) ||
+		!closeOrBothNaN(band.Hi[0]-band.Mean[0], 0.5*math.Sqrt2) || !closeOrBothNaN(band.Mean[1]-band.Lo[1], 2*math.Sqrt2) {
+		t.Errorf("two logs: %+v", band)
+	}
+	one := LogBand([][]learn.PairStats{b}, 1, get)
+	if !reflect.DeepEqual(one.Mean, []float64{2, 5, 7}) || one.Lo != nil || one.Hi != nil || one.X[2] != 300 {
+		t.Errorf("one log: %+v", one)
+	}
+	if none := LogBand([][]learn.PairStats{{row(1, 1, nan)}}, 1, get); none.X != nil {
+		t.Errorf("no finite value: %+v", none)
+	}
+}

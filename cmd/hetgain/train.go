@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/hetgain/hetgain/gain"
 	"github.com/hetgain/hetgain/internal/atomicfile"
 	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/reproduce"
 	"github.com/hetgain/hetgain/simulate"
 	"github.com/hetgain/hetgain/tables"
 )
@@ -587,37 +587,10 @@ func stdOf(x []float64) float64 {
 	return math.Sqrt(s / float64(len(x)-1))
 }
 
-// band returns the mean ± one standard deviation over logs of get at the
-// iterations every log evaluated, against frames/unit.
+// band is reproduce.LogBand with a label.
 func band(logs [][]learn.PairStats, label string, unit float64, get func(learn.PairStats) float64) figures.Band {
-	byIter := map[int][][2]float64{}
-	for _, log := range logs {
-		for _, s := range log {
-			if v := get(s); !math.IsNaN(v) && !math.IsInf(v, 0) {
-				byIter[s.Iteration] = append(byIter[s.Iteration], [2]float64{float64(s.Frames) / unit, v})
-			}
-		}
-	}
-	var iters []int
-	for it, pts := range byIter {
-		if len(pts) == len(logs) {
-			iters = append(iters, it)
-		}
-	}
-	sort.Ints(iters)
-	b := figures.Band{Label: label}
-	for _, it := range iters {
-		var xs, vs []float64
-		for _, p := range byIter[it] {
-			xs, vs = append(xs, p[0]), append(vs, p[1])
-		}
-		m := meanOf(vs)
-		b.X, b.Mean = append(b.X, meanOf(xs)), append(b.Mean, m)
-		if len(logs) > 1 {
-			s := stdOf(vs)
-			b.Lo, b.Hi = append(b.Lo, m-s), append(b.Hi, m+s)
-		}
-	}
+	b := reproduce.LogBand(logs, unit, get)
+	b.Label = label
 	return b
 }
 
