@@ -205,24 +205,14 @@ func TestSweepResumeAfterKill(t *testing.T) {
 	path := filepath.Join(dir, "sweep.csv")
 	full := readFile(t, path)
 	lines := strings.SplitAfter(full, "\n")
-	cut := strings.Join(lines[:4], "") + lines[4][:5] // 3 rows and part of a fourth
-	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, out, errOut := runArgs("sweep", "-resume", "-out", dir)
-	if code != exitOK || !strings.Contains(errOut, "dropping an incomplete last line") || !strings.Contains(out, "(3 resumed)") {
-		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
-	}
-	if readFile(t, path) != full {
-		t.Error("resumed CSV differs from the original")
-	}
+	resumeCut(t, dir, strings.Join(lines[:4], "")+lines[4][:5], 3, full) // 3 rows and part of a fourth
 
 	// A malformed row before the last is an error.
 	bad := strings.Join(lines[:2], "") + "1,2\n" + strings.Join(lines[2:], "")
 	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut = runArgs("sweep", "-resume", "-out", dir); code != exitError || !strings.Contains(errOut, "wrong number of fields") {
+	if code, _, errOut := runArgs("sweep", "-resume", "-out", dir); code != exitError || !strings.Contains(errOut, "wrong number of fields") {
 		t.Errorf("malformed row: exit %d, stderr %q", code, errOut)
 	}
 
@@ -231,7 +221,7 @@ func TestSweepResumeAfterKill(t *testing.T) {
 	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errOut = runArgs("sweep", "-resume", "-out", dir)
+	code, _, errOut := runArgs("sweep", "-resume", "-out", dir)
 	if code != exitError || !strings.Contains(errOut, "line 3: t = 0.25, τ = -1 is not on the sweep's grid") {
 		t.Errorf("off-grid row: exit %d, stderr %q", code, errOut)
 	}
@@ -347,12 +337,20 @@ func TestSweepResumeCutInLastField(t *testing.T) {
 		t.Fatalf("header %q: want a sweep without Bound", lines[0])
 	}
 	row := strings.TrimSuffix(lines[2], "\n") // its Gain has 17 digits
-	cut := strings.Join(lines[:2], "") + row[:len(row)-3]
+	resumeCut(t, dir, strings.Join(lines[:2], "")+row[:len(row)-3], 1, full)
+}
+
+// resumeCut writes cut as the sweep.csv of dir, resumes the sweep, and
+// checks that the incomplete last line was dropped with a warning, that
+// the rows before it were resumed, and that the CSV is full again.
+func resumeCut(t *testing.T, dir, cut string, resumed int, full string) {
+	t.Helper()
+	path := filepath.Join(dir, "sweep.csv")
 	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runArgs("sweep", "-resume", "-out", dir)
-	if code != exitOK || !strings.Contains(errOut, "dropping an incomplete last line") || !strings.Contains(out, "(1 resumed)") {
+	if code != exitOK || !strings.Contains(errOut, "dropping an incomplete last line") || !strings.Contains(out, fmt.Sprintf("(%d resumed)", resumed)) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if readFile(t, path) != full {
