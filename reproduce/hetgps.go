@@ -183,7 +183,7 @@ func hetgpsCapture(u, t string, params []learn.ThetaParam) HetGPSSetting {
 //     (TestDescentPlateau). Without the floor the descent went on
 //     minimising that lag, and in the matrix game 16 of 36 seeds ended
 //     more than 0.02 below 0 (3 at −0.45); with it all 36 ended within
-//     0.01 of 0 (see the README's section "Reproductions").
+//     0.01 of 0 (see REPRODUCTIONS.md, section "HetGPS").
 //
 // Each runs 3 seeds, with Adam at learning rate 0.05 on θ and the
 // concurrent schedule (θ steps at every iteration): 400 iterations of
