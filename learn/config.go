@@ -134,7 +134,10 @@ func DefaultConfig() Config {
 // learning rate 5e-5, γ = λ = 0.9, clip 0.2, no entropy bonus, gradient
 // norm clipped at 40, advantages not normalised (the template's
 // normalize_advantage=False). They need a GPU's throughput to make
-// progress in reasonable time.
+// progress in reasonable time. The 60,000 frames are those of episodes of
+// 100 steps on 600 environments; since FramesPerIter is rounded up to
+// whole episodes of every environment, longer episodes collect more (with
+// 8v3 Tag's 1000 steps, 600,000): set Envs to 60 to keep 60,000 there.
 //
 // What stays different from the template: it trains actor and critic with
 // one Adam and clips their joint gradient norm, where Team has one

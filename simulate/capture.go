@@ -49,8 +49,8 @@ type CaptureConfig struct {
 	SensorRays int
 	// Collisions enables the contact forces of VMAS between agents
 	// (force 500 · softplus penetration with margin 1e-3, applied while
-	// two agents overlap). The paper's scenario does not need them; they
-	// are off by default.
+	// two agents overlap). They are off by default: the reference notes
+	// do not say whether the paper's scenario has them.
 	Collisions bool
 	// FixedGoals, if not nil, holds the flat [M][2] goal positions used in
 	// every episode instead of random ones; they become the parameters

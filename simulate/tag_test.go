@@ -1113,3 +1113,53 @@ func TestTagGradientState(t *testing.T) {
 		}
 	}
 }
+
+// TestTagVMASForces backs the choice of Tag's force multipliers (see the
+// Tag doc): at the paper's dt and drag, VMAS's own multipliers (3 for
+// chasers, 4 for escapers) leave the agents so slow that scripted
+// specialists earn no more than scripted chasers of the nearest escaper
+// under (min, max) on the capture reward alone, while the defaults (3.6
+// times them) leave a gain to learn.
+func TestTagVMASForces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 2,048 episodes")
+	}
+	gainAt := func(force, escaperForce float64) (het, hom float64) {
+		g, err := NewTag(TagConfig{Batch: 256, Reward: aggregators.NewReward(aggregators.Min{}, aggregators.Max{})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := g.Params()
+		for name, v := range map[string]float64{"force": force, "escaper.force": escaperForce, "shaping": 0, "penalty": 0} {
+			if err := p.Set(name, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := g.SetParams(p); err != nil {
+			t.Fatal(err)
+		}
+		score := func(homogeneous bool) float64 {
+			s, n := 0.0, 0
+			for seed := int64(1); seed <= 2; seed++ {
+				r, err := Rollout(g, g.ChaserPolicy(10, 0.5, 0, homogeneous), seed, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range r {
+					s, n = s+v, n+1
+				}
+			}
+			return s / float64(n)
+		}
+		return score(false), score(true)
+	}
+	het, hom := gainAt(10.8, 14.4)
+	slowHet, slowHom := gainAt(3, 4)
+	t.Logf("defaults: specialists %.3f, nearest %.3f; VMAS's multipliers: %.3f, %.3f", het, hom, slowHet, slowHom)
+	if het-hom < 1 {
+		t.Errorf("default forces: specialists %.3f, nearest %.3f; want a gain of about 2", het, hom)
+	}
+	if slowHet > 1 || slowHom > 1 || math.Abs(slowHet-slowHom) > 0.3 {
+		t.Errorf("VMAS's multipliers: specialists %.3f, nearest %.3f; want both under 1 and about equal", slowHet, slowHom)
+	}
+}
