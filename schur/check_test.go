@@ -373,3 +373,27 @@ func TestCheckReportsWorst(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNearFloatLimit checks Check on values of f near the float64
+// limit: the differences f(x) - f(y) may overflow to ±Inf, but only when
+// the true difference exceeds the float64 range, so its sign and the
+// verdict stay right.
+func TestCheckNearFloatLimit(t *testing.T) {
+	box, err := NewBox(-1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		f    Func
+		want aggregators.SchurClass
+	}{
+		{"affine", func(x []float64) float64 { return 0.85e308*x[0] + 0.85e308*x[1] }, aggregators.Both},
+		{"convex", func(x []float64) float64 { return 1.7e308 * (x[0]*x[0] + x[1]*x[1] - 1) }, aggregators.StrictlyConvex},
+		{"concave", func(x []float64) float64 { return -1.7e308 * (x[0]*x[0] + x[1]*x[1] - 1) }, aggregators.StrictlyConcave},
+	} {
+		if v, err := Check(c.f, 2, box, nil); err != nil || v.Class() != c.want {
+			t.Errorf("%s: %v, %v; want %v", c.name, v, err, c.want)
+		}
+	}
+}

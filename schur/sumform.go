@@ -23,13 +23,23 @@ type Triple struct {
 
 // Gap returns (g(a) + g(c))/2 - g(b), the height of the chord above g at
 // the midpoint: a negative Gap refutes the convexity of g, a positive one
-// its concavity.
-func (t Triple) Gap() float64 { return (t.GA+t.GC)/2 - t.GB }
+// its concavity. Where g(a) + g(c) overflows, Gap averages the halves
+// instead, so that values of g near the float64 limit give the gap of the
+// chord, not ±Inf; Gap is ±Inf only if the gap itself exceeds the float64
+// range, and then its sign is right.
+func (t Triple) Gap() float64 {
+	m := (t.GA + t.GC) / 2
+	if math.IsInf(m, 0) {
+		m = t.GA/2 + t.GC/2
+	}
+	return m - t.GB
+}
 
 // Pair returns the pair x = (a, c) ≻ y = (b, b) with the values of
 // g(x_1) + g(x_2): a counterexample to the Schur-convexity of the sum-form
 // aggregator when Gap < 0 and to its Schur-concavity when Gap > 0, since
-// FX - FY = 2·Gap.
+// FX - FY = 2·Gap. FX or FY is ±Inf where that sum of values of g exceeds
+// the float64 range.
 func (t Triple) Pair() Counterexample {
 	return Counterexample{X: []float64{t.A, t.C}, Y: []float64{t.B, t.B}, FX: t.GA + t.GC, FY: 2 * t.GB}
 }

@@ -162,3 +162,40 @@ func TestCheckSumFormErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSumFormNearFloatLimit checks that values of g near the float64
+// limit, whose sum g(a) + g(c) overflows, still give the right gaps: an
+// affine g is Both, not Neither with gaps of ±Inf.
+func TestCheckSumFormNearFloatLimit(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		g      func(float64) float64
+		lo, hi float64
+		want   aggregators.SchurClass
+	}{
+		{"1e308 x", func(x float64) float64 { return 1e308 * x }, -1, 1, aggregators.Both},
+		{"-1.7e308 x", func(x float64) float64 { return -1.7e308 * x }, 0, 1, aggregators.Both},
+		{"1.7e308 x^2", func(x float64) float64 { return 1.7e308 * x * x }, -1, 1, aggregators.StrictlyConvex},
+		{"-1.7e308 x^2", func(x float64) float64 { return -1.7e308 * x * x }, -1, 1, aggregators.StrictlyConcave},
+	} {
+		v, err := CheckSumForm(c.g, c.lo, c.hi, nil)
+		if err != nil || v.Class() != c.want {
+			t.Errorf("%s on [%v, %v]: %v, %v; want %v", c.name, c.lo, c.hi, v, err, c.want)
+			continue
+		}
+		for _, tr := range []*Triple{v.ConvexCounterexample, v.ConcaveCounterexample, v.FlatTriple} {
+			if tr != nil && math.IsInf(tr.Gap(), 0) {
+				t.Errorf("%s: triple %v has an infinite gap", c.name, tr)
+			}
+		}
+	}
+	// A gap beyond the float64 range is ±Inf with the right sign.
+	tr := Triple{A: -1, B: 0, C: 1, GA: 1.7e308, GB: -1.7e308, GC: 1.7e308}
+	if g := tr.Gap(); !math.IsInf(g, 1) {
+		t.Errorf("%v: Gap() = %v, want +Inf", tr, g)
+	}
+	tr = Triple{A: -1, B: 0, C: 1, GA: 1.7e308, GB: 1.7e308, GC: 1.6e308}
+	if g, want := tr.Gap(), -0.05e308; math.Abs(g-want) > 1e-12*1.7e308 {
+		t.Errorf("%v: Gap() = %v, want %v", tr, g, want)
+	}
+}
