@@ -41,7 +41,8 @@
 //
 // Functions of this package return errors, never panic, on input that can
 // come from data: vectors of different lengths, empty vectors, NaN or
-// infinite values, magnitudes above aggregators.MaxInput and invalid
+// infinite values, magnitudes above aggregators.MaxInput, domains too
+// large or too narrow for the grid on which Check samples, and invalid
 // tolerances or options. The errors wrap the sentinel errors of package
 // aggregators (ErrDimension, ErrEmpty, ErrNaN, ErrInf, ErrRange, ErrParam)
 // or ErrNotMajorized, so callers can test them with errors.Is. Methods whose

@@ -36,35 +36,66 @@ const (
 // orthant, in units of its scale.
 const orthantCap = 16
 
+// minExtent is the least width of a box, scale of an orthant and total of a
+// simplex, 1/aggregators.MaxInput; minRelWidth is the least width of a box
+// relative to the largest magnitude of its bounds. Narrower domains have
+// too few points, or none, on the grid of Sample, whose spacing is about
+// 2^-40 times the largest coordinate.
+const (
+	minExtent   = 1 / aggregators.MaxInput
+	minRelWidth = 0x1p-24
+)
+
 // UnitBox returns the unit box [0,1]^n, the zero Domain.
 func UnitBox() Domain { return Domain{} }
 
 // NewBox returns the box [lo,hi]^n, or an error wrapping aggregators.ErrParam
-// unless lo < hi are finite and at most aggregators.MaxInput in magnitude.
+// unless lo < hi are finite and at most aggregators.MaxInput in magnitude
+// and the box is wide enough for the grid of Sample: hi - lo at least 1e-100
+// and at least 2^-24 (about 6e-8) times max(|lo|, |hi|).
 func NewBox(lo, hi float64) (Domain, error) {
-	if !finiteInput(lo) || !finiteInput(hi) || !(lo < hi) {
-		return Domain{}, fmt.Errorf("schur: box [%v, %v]: need finite lo < hi: %w", lo, hi, aggregators.ErrParam)
+	if err := checkInterval(lo, hi); err != nil {
+		return Domain{}, fmt.Errorf("schur: box %w", err)
 	}
 	return Domain{kind: box, a: lo, b: hi}, nil
+}
+
+// checkInterval returns an error wrapping aggregators.ErrParam, which names
+// the interval [lo, hi], unless it is a valid box side (see NewBox).
+func checkInterval(lo, hi float64) error {
+	if !finiteInput(lo) || !finiteInput(hi) || !(lo < hi) {
+		return fmt.Errorf("[%v, %v]: need lo < hi, finite and of magnitude at most %g: %w", lo, hi, aggregators.MaxInput, aggregators.ErrParam)
+	}
+	w := hi - lo
+	if least := math.Max(minExtent, minRelWidth*math.Max(math.Abs(lo), math.Abs(hi))); w < least {
+		return fmt.Errorf("[%v, %v]: width %v is below %g, the larger of %g and 2^-24·max(|lo|, |hi|): too narrow for the sampling grid: %w",
+			lo, hi, w, least, minExtent, aggregators.ErrParam)
+	}
+	return nil
 }
 
 // NewOrthant returns the non-negative orthant [0,∞)^n. Points are drawn with
 // independent coordinates scale·E, E exponential with mean 1, capped at
 // 16·scale, so Check explores [0, 16·scale]^n. NewOrthant returns an error
-// wrapping aggregators.ErrParam unless scale is finite and positive.
+// wrapping aggregators.ErrParam unless 1e-100 <= scale <=
+// aggregators.MaxInput/16 = 6.25e98: the cap must be at most MaxInput, and
+// a smaller scale is too small for the grid of Sample.
 func NewOrthant(scale float64) (Domain, error) {
-	if !finiteInput(orthantCap*scale) || !(scale > 0) {
-		return Domain{}, fmt.Errorf("schur: orthant scale %v must be finite and positive: %w", scale, aggregators.ErrParam)
+	if !(scale >= minExtent) || !(scale <= aggregators.MaxInput/orthantCap) {
+		return Domain{}, fmt.Errorf("schur: orthant scale %v must be at least %g and at most %g, so that the cap 16·scale is at most %g: %w",
+			scale, minExtent, aggregators.MaxInput/orthantCap, aggregators.MaxInput, aggregators.ErrParam)
 	}
 	return Domain{kind: orthant, a: scale}, nil
 }
 
 // NewSimplex returns the simplex {x : x_i >= 0, x_1 + ... + x_n = total}.
 // Points are drawn uniformly on it. NewSimplex returns an error wrapping
-// aggregators.ErrParam unless total is finite and positive.
+// aggregators.ErrParam unless 1e-100 <= total <= aggregators.MaxInput
+// (1e100): a smaller total is too small for the grid of Sample.
 func NewSimplex(total float64) (Domain, error) {
-	if !finiteInput(total) || !(total > 0) {
-		return Domain{}, fmt.Errorf("schur: simplex total %v must be finite and positive: %w", total, aggregators.ErrParam)
+	if !(total >= minExtent) || !(total <= aggregators.MaxInput) {
+		return Domain{}, fmt.Errorf("schur: simplex total %v must be at least %g and at most %g: %w",
+			total, minExtent, aggregators.MaxInput, aggregators.ErrParam)
 	}
 	return Domain{kind: simplex, a: total}, nil
 }

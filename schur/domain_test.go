@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/hetgain/hetgain/aggregators"
@@ -163,4 +164,63 @@ func TestSampleSpread(t *testing.T) {
 		}
 	}()
 	box.Sample(rnd, 0)
+}
+
+// TestDomainLimits checks that the constructors reject domains too narrow
+// for the grid of Sample, whose points would be NaN or collapse to one
+// value, and that their errors state the actual limits.
+func TestDomainLimits(t *testing.T) {
+	tiny := math.SmallestNonzeroFloat64
+	for _, c := range []struct {
+		name  string
+		err   error
+		names string
+	}{
+		{"box subnormal", second(NewBox(0, tiny)), "width 5e-324 is below 1e-100"},
+		{"box narrow", second(NewBox(0, 1e-101)), "below 1e-100"},
+		{"box narrow off centre", second(NewBox(1, 1+1e-13)), "2^-24·max(|lo|, |hi|)"},
+		{"box huge", second(NewBox(0, 1e101)), "magnitude at most 1e+100"},
+		{"orthant subnormal", second(NewOrthant(tiny)), "at least 1e-100"},
+		{"orthant huge", second(NewOrthant(1e100)), "at most 6.25e+98"},
+		{"simplex subnormal", second(NewSimplex(tiny)), "at least 1e-100"},
+		{"simplex huge", second(NewSimplex(1e101)), "at most 1e+100"},
+		{"orthant just above", second(NewOrthant(math.Nextafter(aggregators.MaxInput/16, math.Inf(1)))), "at most 6.25e+98"},
+	} {
+		if !errors.Is(c.err, aggregators.ErrParam) || !strings.Contains(c.err.Error(), c.names) {
+			t.Errorf("%s: error %v, want ErrParam naming %q", c.name, c.err, c.names)
+		}
+	}
+	// The limits themselves are domains whose samples lie in them.
+	rnd := rand.New(rand.NewSource(3))
+	var doms []Domain
+	for _, mk := range []func() (Domain, error){
+		func() (Domain, error) { return NewBox(0, 1e-100) },
+		func() (Domain, error) { return NewBox(1, 1+0x1p-23) },
+		func() (Domain, error) { return NewBox(-1e100, 1e100) },
+		func() (Domain, error) { return NewOrthant(1e-100) },
+		func() (Domain, error) { return NewOrthant(aggregators.MaxInput / 16) },
+		func() (Domain, error) { return NewSimplex(1e-100) },
+		func() (Domain, error) { return NewSimplex(1e100) },
+	} {
+		d, err := mk()
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		doms = append(doms, d)
+	}
+	for _, d := range doms {
+		_, _, scale := d.bounds()
+		seen := map[float64]bool{}
+		for k := 0; k < 20; k++ {
+			x, y := RandomMajorizedPair(rnd, 3, d)
+			if !d.Contains(x, 1e-12*scale) || !d.Contains(y, 1e-12*scale) {
+				t.Fatalf("%v: pair %v, %v outside the domain", d, x, y)
+			}
+			seen[x[0]] = true
+		}
+		if len(seen) < 10 {
+			t.Errorf("%v: 20 samples take only %d values in a coordinate", d, len(seen))
+		}
+	}
 }

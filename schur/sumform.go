@@ -114,15 +114,16 @@ func (v SumFormVerdict) String() string {
 // a counterexample is evidence, not proof.
 //
 // CheckSumForm returns an error wrapping aggregators.ErrParam if g is nil,
-// lo < hi are not finite numbers of magnitude at most aggregators.MaxInput
-// or an option is invalid, and an error naming the point if g returns NaN
-// or ±Inf or panics.
+// lo < hi are not finite numbers of magnitude at most aggregators.MaxInput,
+// the interval is too narrow for the grid (as for NewBox: hi - lo below
+// 1e-100 or below 2^-24·max(|lo|, |hi|)) or an option is invalid, and an
+// error naming the point if g returns NaN or ±Inf or panics.
 func CheckSumForm(g func(float64) float64, lo, hi float64, opts *Options) (v SumFormVerdict, err error) {
 	if g == nil {
 		return v, fmt.Errorf("schur: CheckSumForm: nil function: %w", aggregators.ErrParam)
 	}
-	if !finiteInput(lo) || !finiteInput(hi) || !(lo < hi) {
-		return v, fmt.Errorf("schur: CheckSumForm: interval [%v, %v]: need finite lo < hi: %w", lo, hi, aggregators.ErrParam)
+	if err := checkInterval(lo, hi); err != nil {
+		return v, fmt.Errorf("schur: CheckSumForm: interval %w", err)
 	}
 	o, err := opts.resolve()
 	if err != nil {

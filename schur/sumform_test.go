@@ -199,3 +199,18 @@ func TestCheckSumFormNearFloatLimit(t *testing.T) {
 		t.Errorf("%v: Gap() = %v, want %v", tr, g, want)
 	}
 }
+
+// TestCheckSumFormNarrowInterval checks that an interval too narrow for the
+// grid is an error naming it, not an error blaming g.
+func TestCheckSumFormNarrowInterval(t *testing.T) {
+	sq := func(x float64) float64 { return x * x }
+	for _, c := range [][2]float64{{0, math.SmallestNonzeroFloat64}, {0, 1e-101}, {1, 1 + 1e-13}} {
+		_, err := CheckSumForm(sq, c[0], c[1], nil)
+		if !errors.Is(err, aggregators.ErrParam) || !strings.Contains(err.Error(), "too narrow") {
+			t.Errorf("CheckSumForm(x², %v, %v): error %v, want ErrParam, too narrow", c[0], c[1], err)
+		}
+	}
+	if v, err := CheckSumForm(sq, 0, 1e-100, nil); err != nil || v.Class() != aggregators.StrictlyConvex {
+		t.Errorf("CheckSumForm(x², 0, 1e-100) = %v, %v; want strictly convex", v, err)
+	}
+}
