@@ -103,9 +103,10 @@ func NewSimplex(total float64) (Domain, error) {
 // Contains reports whether x, a non-empty vector of finite values, lies in
 // the domain up to the absolute tolerance tol: each coordinate within tol
 // of the box or orthant, or, for the simplex, coordinates at least -tol and
-// a sum within tol of the total.
+// a sum within tol of the total. A tolerance that is NaN, infinite or
+// negative is invalid, as for Majorizes, and Contains then returns false.
 func (d Domain) Contains(x []float64, tol float64) bool {
-	if len(x) == 0 {
+	if len(x) == 0 || checkTol("tolerance", tol) != nil {
 		return false
 	}
 	lo, hi, _ := d.bounds()

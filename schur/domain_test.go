@@ -87,6 +87,12 @@ func TestContains(t *testing.T) {
 		{simp, []float64{1, 1, 0}, 0, true},
 		{simp, []float64{1, 0.9, 0}, 0, false},
 		{simp, []float64{2.5, -0.5}, 0, false},
+		// An invalid tolerance says no.
+		{UnitBox(), []float64{5}, math.NaN(), false},
+		{UnitBox(), []float64{0.5}, math.NaN(), false},
+		{UnitBox(), []float64{0.5}, -0.1, false},
+		{UnitBox(), []float64{5}, math.Inf(1), false},
+		{simp, []float64{1, 1}, math.NaN(), false},
 	} {
 		if got := c.d.Contains(c.x, c.tol); got != c.want {
 			t.Errorf("%v.Contains(%v, %g) = %v, want %v", c.d, c.x, c.tol, got, c.want)
