@@ -73,8 +73,12 @@ type Counterexample struct {
 	FX, FY float64
 }
 
-// String returns "f(x) = ..., f(y) = ..., difference ..." with both points.
+// String returns "f(x) = ..., f(y) = ..., difference ..." with both points,
+// or "<nil>" for a nil *Counterexample, as fmt prints one.
 func (c *Counterexample) String() string {
+	if c == nil {
+		return "<nil>"
+	}
 	return fmt.Sprintf("f(%s) = %.9g, f(%s) = %.9g, difference %.3g",
 		formatVec(c.X), c.FX, formatVec(c.Y), c.FY, c.FX-c.FY)
 }

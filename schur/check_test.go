@@ -397,3 +397,39 @@ func TestCheckNearFloatLimit(t *testing.T) {
 		}
 	}
 }
+
+// panicValue returns what f panics with, or nil.
+func panicValue(f func()) (r any) {
+	defer func() { r = recover() }()
+	f()
+	return nil
+}
+
+// TestProgrammerErrors checks that misuse panics with a message that starts
+// "schur: " and names the misuse, and that a nil *Counterexample prints as
+// fmt prints one.
+func TestProgrammerErrors(t *testing.T) {
+	malformed := FamilyScan{Params: []float64{1, 2}, Declared: []aggregators.SchurClass{aggregators.Convex, aggregators.Convex}, Verdicts: []Verdict{{}}}
+	for _, c := range []struct {
+		name, want string
+		f          func()
+	}{
+		{"Sample", "schur: Sample: nil *rand.Rand", func() { UnitBox().Sample(nil, 2) }},
+		{"RandomMajorizedPair", "schur: RandomMajorizedPair: nil *rand.Rand", func() { RandomMajorizedPair(nil, 2, UnitBox()) }},
+		{"RandomTTransform", "schur: RandomTTransform: nil *rand.Rand", func() { RandomTTransform(nil, 3) }},
+		{"Disagreements", "schur: FamilyScan.Disagreements: 2 declared classes but 1 verdicts", func() { malformed.Disagreements() }},
+	} {
+		r := panicValue(c.f)
+		if s, ok := r.(string); !ok || s != c.want {
+			t.Errorf("%s: panic %v, want %q", c.name, r, c.want)
+		}
+	}
+	var nilCE *Counterexample
+	var s string
+	if r := panicValue(func() { s = nilCE.String() }); r != nil || s != "<nil>" {
+		t.Errorf("nil *Counterexample: String() = %q, panic %v; want \"<nil>\"", s, r)
+	}
+	if d := (FamilyScan{}).Disagreements(); d != nil {
+		t.Errorf("empty FamilyScan: Disagreements() = %v", d)
+	}
+}

@@ -123,11 +123,13 @@ func (d Domain) Contains(x []float64, tol float64) bool {
 // orthant (see NewOrthant). The coordinates are multiples of a power of two,
 // about 2^-40 times the largest coordinate the domain allows, so that sums
 // of coordinates are exact in floating point; on a simplex whose total is
-// such a multiple the sum equals the total exactly. Sample panics if n < 1.
+// such a multiple the sum equals the total exactly. Sample panics if n < 1
+// or rnd is nil.
 func (d Domain) Sample(rnd *rand.Rand, n int) []float64 {
 	if n < 1 {
 		panic(fmt.Sprintf("schur: Sample: n = %d, need n >= 1", n))
 	}
+	mustRand(rnd, "Sample")
 	sp := d.space(n)
 	x := make([]float64, n)
 	sp.sample(rnd, x)
@@ -152,8 +154,10 @@ func (d Domain) String() string {
 // in dom (on a simplex whose total is not on Sample's grid, their sum is
 // less than one grid spacing below the total). The transforms are computed
 // on the grid of Sample: x ≻ y holds exactly, Majorizes(x, y, 0) reports true, and x and y have equal sums in
-// floating point whatever the order of summation. It panics if n < 1.
+// floating point whatever the order of summation. It panics if n < 1 or rnd
+// is nil.
 func RandomMajorizedPair(rnd *rand.Rand, n int, dom Domain) (x, y []float64) {
+	mustRand(rnd, "RandomMajorizedPair")
 	x = dom.Sample(rnd, n)
 	y = append([]float64(nil), x...)
 	if n == 1 {
@@ -259,6 +263,14 @@ func (s *space) transfer(dst, x []float64, i, j int, theta float64) {
 	copy(dst, x)
 	d := math.Round(theta*(xi-xj)/s.h) * s.h
 	dst[i], dst[j] = xi-d, xj+d
+}
+
+// mustRand panics with a "schur: " message naming the function if rnd is
+// nil.
+func mustRand(rnd *rand.Rand, function string) {
+	if rnd == nil {
+		panic(fmt.Sprintf("schur: %s: nil *rand.Rand", function))
+	}
 }
 
 func finiteInput(v float64) bool {

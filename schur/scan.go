@@ -24,8 +24,12 @@ type FamilyScan struct {
 // Schur-convexity (or concavity) and the checker found a counterexample, or
 // the declared class denies a property for which the checker found no
 // counterexample while the declared class is not Unknown. Unknown declared
-// classes never disagree.
+// classes never disagree. Disagreements panics if Declared and Verdicts
+// differ in length, which they never do in a FamilyScan from ScanFamily.
 func (s FamilyScan) Disagreements() []int {
+	if len(s.Declared) != len(s.Verdicts) {
+		panic(fmt.Sprintf("schur: FamilyScan.Disagreements: %d declared classes but %d verdicts", len(s.Declared), len(s.Verdicts)))
+	}
 	var idx []int
 	for k, d := range s.Declared {
 		v := s.Verdicts[k]

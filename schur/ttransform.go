@@ -55,11 +55,12 @@ func (t TTransform) Apply(dst, x []float64) []float64 {
 
 // RandomTTransform returns a T-transform on R^n with I != J drawn uniformly
 // and λ uniform on [0, 1]. For n = 1 it returns the identity {0, 0, λ}. It
-// panics if n < 1.
+// panics if n < 1 or rnd is nil.
 func RandomTTransform(rnd *rand.Rand, n int) TTransform {
 	if n < 1 {
 		panic(fmt.Sprintf("schur: RandomTTransform: n = %d, need n >= 1", n))
 	}
+	mustRand(rnd, "RandomTTransform")
 	if n == 1 {
 		return TTransform{Lambda: rnd.Float64()}
 	}
