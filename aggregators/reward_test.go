@@ -538,3 +538,29 @@ func TestRewardString(t *testing.T) {
 	mustPanic(t, "NewReward(min)", func() { NewReward(Min{}) })
 	mustPanic(t, "NewReward(min, nil)", func() { NewReward(Min{}, nil) })
 }
+
+// TestBlottoFieldStringMalformed checks that String describes a
+// BlottoField whose Troops and Probs differ in length, so that the errors
+// that report it read cleanly.
+func TestBlottoFieldStringMalformed(t *testing.T) {
+	for _, c := range []struct {
+		op   BlottoField
+		want string
+	}{
+		{BlottoField{V: 1, Troops: []float64{1, 2}, Probs: []float64{1}}, "blotto(1; 1:1, 2:?)"},
+		{BlottoField{V: 1, Troops: []float64{1}, Probs: []float64{0.5, 0.5}}, "blotto(1; 1:0.5, ?:0.5)"},
+		{BlottoField{V: 2}, "blotto(2; )"},
+		{exampleBlotto(), "blotto(2; 0.5:0.25, 1.5:0.5, 2.5:0.25)"},
+	} {
+		var got string
+		if msg, panicked := panicMessage(func() { got = c.op.String() }); panicked || got != c.want {
+			t.Errorf("String() = %q (panic %q), want %q", got, msg, c.want)
+		}
+	}
+	bad := BlottoField{V: 1, Troops: []float64{1, 2}, Probs: []float64{1}}
+	_, err := NewReward(Sum{}, bad).Value(mat.NewDense(1, 1, []float64{1}))
+	want := "aggregators: inner operator 0 blotto(1; 1:1, 2:?): blotto adversary has 2 troop counts but 1 probabilities"
+	if !errors.Is(err, ErrDimension) || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Value with a malformed BlottoField: error %v, want %q", err, want)
+	}
+}

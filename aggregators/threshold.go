@@ -88,13 +88,23 @@ func (BlottoField) StrictlyIncreasing(n int) bool { return false }
 // Domain returns NonNegative.
 func (BlottoField) Domain() Domain { return NonNegative }
 
-// String returns "blotto(V; a1:p1, a2:p2, ...)".
+// String returns "blotto(V; a1:p1, a2:p2, ...)". If Troops and Probs
+// differ in length, which validation reports, the missing entries show as
+// "?", as in "blotto(1; 1:1, 2:?)".
 func (op BlottoField) String() string {
-	parts := make([]string, len(op.Troops))
-	for k := range op.Troops {
-		parts[k] = fmt.Sprintf("%v:%v", op.Troops[k], op.Probs[k])
+	parts := make([]string, max(len(op.Troops), len(op.Probs)))
+	for k := range parts {
+		parts[k] = fmt.Sprintf("%s:%s", entry(op.Troops, k), entry(op.Probs, k))
 	}
 	return fmt.Sprintf("blotto(%v; %s)", op.V, strings.Join(parts, ", "))
+}
+
+// entry formats v[k] with %v, or returns "?" if v has no k-th value.
+func entry(v []float64, k int) string {
+	if k >= len(v) {
+		return "?"
+	}
+	return fmt.Sprint(v[k])
 }
 
 func (op BlottoField) winProbability(s float64) float64 {
