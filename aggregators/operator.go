@@ -91,9 +91,13 @@ type Parametric interface {
 
 // Check reports whether x is a valid input for op: at least one value, every
 // value finite and of magnitude at most MaxInput, and non-negative if op's
-// domain is NonNegative. It also reports an operator whose parameter is
-// outside its family's domain. The error names the first offending value.
+// domain is NonNegative. It also reports a nil op and an operator whose
+// parameter is outside its family's domain (wrapping ErrParam). The error
+// names the first offending value.
 func Check(op Operator, x []float64) error {
+	if op == nil {
+		return fmt.Errorf("operator is nil: %w", ErrParam)
+	}
 	if v, ok := op.(validator); ok {
 		if err := v.validate(); err != nil {
 			return err
@@ -108,10 +112,13 @@ type validator interface {
 	validate() error
 }
 
-// Evaluate returns op.Value(x), or an error if x is not a valid input for op
-// or if op produced a non-finite value (a user-supplied SumForm may, and a
+// Evaluate returns op.Value(x), or an error if op is nil, if x is not a
+// valid input for op or if op produced a non-finite value (a user-supplied SumForm may, and a
 // power-sum of large inputs overflows).
 func Evaluate(op Operator, x []float64) (float64, error) {
+	if op == nil {
+		return math.NaN(), fmt.Errorf("aggregators: Evaluate: %w", Check(op, x))
+	}
 	if err := Check(op, x); err != nil {
 		return math.NaN(), fmt.Errorf("aggregators: %v: %w", op, err)
 	}

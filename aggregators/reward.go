@@ -3,6 +3,7 @@ package aggregators
 import (
 	"fmt"
 	"math"
+	"reflect"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -48,16 +49,25 @@ func (r *Reward) String() string {
 	return fmt.Sprintf("%v∘%v", r.Outer, r.Inner)
 }
 
-// InnerFor returns the inner aggregator of task j.
+// InnerFor returns the inner aggregator of task j >= 0: Inner[j], or the
+// single shared Inner[0] for every j. It panics if j is negative, if j is
+// not below len(Inner) when there are several inner operators, or if there
+// are none.
 func (r *Reward) InnerFor(j int) Operator {
-	if len(r.Inner) == 1 {
+	switch {
+	case len(r.Inner) == 0:
+		panic("aggregators: Reward.InnerFor: the reward has no inner operator")
+	case j < 0 || (len(r.Inner) > 1 && j >= len(r.Inner)):
+		panic(fmt.Sprintf("aggregators: Reward.InnerFor: task %d, the reward has inner operators for tasks 0 to %d", j, len(r.Inner)-1))
+	case len(r.Inner) == 1:
 		return r.Inner[0]
 	}
 	return r.Inner[j]
 }
 
-// Check returns an error naming what is wrong with the effort matrix a: N or
-// M below 1, a column count that does not match the inner operators, an
+// Check returns an error naming what is wrong with the effort matrix a: a
+// nil matrix (or nil pointer, such as a nil *mat.Dense) or N or M below 1
+// (wrapping ErrDimension), a column count that does not match the inner operators, an
 // entry that is NaN, infinite or negative, or a row whose sum exceeds the
 // budget. It also reports a reward that cannot be evaluated: a nil or
 // missing operator, an operator whose parameter is outside its family's
@@ -65,6 +75,9 @@ func (r *Reward) InnerFor(j int) Operator {
 func (r *Reward) Check(a mat.Matrix) error {
 	if err := r.checkOperators(); err != nil {
 		return err
+	}
+	if isNilMatrix(a) {
+		return fmt.Errorf("aggregators: effort matrix is nil, need N >= 1 agents and M >= 1 tasks: %w", ErrDimension)
 	}
 	n, m := a.Dims()
 	if n < 1 || m < 1 {
@@ -90,6 +103,15 @@ func (r *Reward) Check(a mat.Matrix) error {
 		}
 	}
 	return nil
+}
+
+// isNilMatrix reports whether a is nil or a nil pointer.
+func isNilMatrix(a mat.Matrix) bool {
+	if a == nil {
+		return true
+	}
+	v := reflect.ValueOf(a)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 func (r *Reward) checkOperators() error {

@@ -564,3 +564,48 @@ func TestBlottoFieldStringMalformed(t *testing.T) {
 		t.Errorf("Value with a malformed BlottoField: error %v, want %q", err, want)
 	}
 }
+
+// TestMisuse checks the programmer errors of Reward.InnerFor, which panic
+// with an "aggregators: " message, and the nil operators and matrices that
+// Check, Evaluate and the Reward methods report as errors.
+func TestMisuse(t *testing.T) {
+	two := NewReward(Min{}, Max{}, Mean{})
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"InnerFor(7)", func() { two.InnerFor(7) }},
+		{"InnerFor(2)", func() { two.InnerFor(2) }},
+		{"InnerFor(-1)", func() { two.InnerFor(-1) }},
+		{"shared InnerFor(-1)", func() { NewReward(Min{}, Sum{}).InnerFor(-1) }},
+		{"no inner InnerFor(0)", func() { (&Reward{Outer: Min{}}).InnerFor(0) }},
+	} {
+		mustPanic(t, c.name, c.f)
+	}
+	x := []float64{1, 2}
+	if err := Check(nil, x); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), "nil") {
+		t.Errorf("Check(nil, x) = %v, want ErrParam naming nil", err)
+	}
+	if v, err := Evaluate(nil, x); !errors.Is(err, ErrParam) || !strings.HasPrefix(err.Error(), "aggregators: ") || !math.IsNaN(v) {
+		t.Errorf("Evaluate(nil, x) = %v, %v; want NaN and ErrParam", v, err)
+	}
+	var nilDense *mat.Dense
+	r := NewReward(Sum{}, Max{})
+	for _, a := range []mat.Matrix{nil, nilDense} {
+		msg, panicked := panicMessage(func() {
+			_, err := r.Value(a)
+			if !errors.Is(err, ErrDimension) || !strings.Contains(err.Error(), "effort matrix is nil") {
+				t.Errorf("Value(%#v): error %v, want ErrDimension naming the nil matrix", a, err)
+			}
+			if _, err := r.Gradient(a); !errors.Is(err, ErrDimension) {
+				t.Errorf("Gradient(%#v): error %v, want ErrDimension", a, err)
+			}
+			if _, err := r.ParamGradient(a); !errors.Is(err, ErrDimension) {
+				t.Errorf("ParamGradient(%#v): error %v, want ErrDimension", a, err)
+			}
+		})
+		if panicked {
+			t.Errorf("Reward methods on %#v panicked: %s", a, msg)
+		}
+	}
+}
