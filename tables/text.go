@@ -21,8 +21,12 @@ const textGap = "  "
 // parses back to the same value), and missing values are "NaN". Line
 // breaks and tabs in strings become spaces, and trailing spaces are
 // dropped. Widths count runes, so a column of East Asian wide characters
-// may not line up. It returns df's error, if any, or the first write error.
+// may not line up. It returns an error if w is nil, df's error, if any,
+// or the first write error.
 func WriteText(w io.Writer, df dataframe.DataFrame) error {
+	if w == nil {
+		return errNilWriter("WriteText")
+	}
 	if err := df.Error(); err != nil {
 		return err
 	}

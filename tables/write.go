@@ -2,6 +2,7 @@ package tables
 
 import (
 	"encoding/csv"
+	"errors"
 	"io"
 	"math"
 	"strconv"
@@ -15,9 +16,12 @@ import (
 // DataFrame.WriteCSV, which rounds floats to six significant digits, it
 // writes every float in the shortest form that parses back to the same
 // value (strconv.FormatFloat(v, 'g', -1, 64)); ±Inf are written "+Inf" and
-// "-Inf", and missing values "NaN", as gota reads them. It returns df's
-// error, if any, or the first write error.
+// "-Inf", and missing values "NaN", as gota reads them. It returns an
+// error if w is nil, df's error, if any, or the first write error.
 func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
+	if w == nil {
+		return errNilWriter("WriteCSV")
+	}
 	if err := df.Error(); err != nil {
 		return err
 	}
@@ -42,8 +46,12 @@ func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
 // WriteMarkdown writes df to w as a GitHub-flavoured Markdown table, with
 // numeric columns right-aligned and floats at full precision as in
 // WriteCSV. A '|' in a string is escaped, and a line break (\n, \r\n or
-// \r) or a tab becomes a space.
+// \r) or a tab becomes a space. It returns an error if w is nil, df's
+// error, if any, or the write error.
 func WriteMarkdown(w io.Writer, df dataframe.DataFrame) error {
+	if w == nil {
+		return errNilWriter("WriteMarkdown")
+	}
 	if err := df.Error(); err != nil {
 		return err
 	}
@@ -70,6 +78,11 @@ func WriteMarkdown(w io.Writer, df dataframe.DataFrame) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// errNilWriter is the error of function fn called with a nil io.Writer.
+func errNilWriter(fn string) error {
+	return errors.New("tables: " + fn + " with a nil io.Writer")
 }
 
 // formatElem formats a DataFrame element, floats at full precision.

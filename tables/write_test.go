@@ -3,6 +3,7 @@ package tables_test
 import (
 	"bytes"
 	"encoding/csv"
+	"io"
 	"math"
 	"math/rand"
 	"strconv"
@@ -110,5 +111,28 @@ func TestWriteErrors(t *testing.T) {
 	}
 	if err := tables.WriteMarkdown(&buf, bad); err == nil {
 		t.Error("WriteMarkdown of an invalid DataFrame: no error")
+	}
+}
+
+// TestNilWriter checks that every writer refuses a nil io.Writer with an
+// error that names the function, rather than panicking.
+func TestNilWriter(t *testing.T) {
+	df := dataframe.New(series.New([]float64{1.5}, series.Float, "v"))
+	for name, write := range map[string]func(io.Writer, dataframe.DataFrame) error{
+		"WriteCSV":      tables.WriteCSV,
+		"WriteMarkdown": tables.WriteMarkdown,
+		"WriteText":     tables.WriteText,
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s(nil, df) panicked: %v", name, r)
+				}
+			}()
+			err := write(nil, df)
+			if err == nil || !strings.HasPrefix(err.Error(), "tables: "+name) || !strings.Contains(err.Error(), "nil io.Writer") {
+				t.Errorf("%s(nil, df) = %v, want an error naming %s and the nil io.Writer", name, err, name)
+			}
+		}()
 	}
 }
