@@ -2,7 +2,9 @@ package figures
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -78,14 +80,34 @@ func encode(drawFn func(draw.Canvas), format string, w, h vg.Length) ([]byte, er
 	return buf.Bytes(), nil
 }
 
+// errZeroFigure is Encode's error for a nil or zero Figure, which has
+// nothing to draw.
+var errZeroFigure = errors.New("figures: a nil or zero Figure has nothing to draw (make figures with the constructors, such as Lines)")
+
 // Encode renders the figure in the given format: "png", "svg", "pdf",
-// "eps", "jpg" or "tif".
+// "eps", "jpg" or "tif". It returns an error for an unknown format, for a
+// nil or zero Figure (one not made by a constructor), and if Width or
+// Height is not finite and > 0.
 func (f *Figure) Encode(format string) ([]byte, error) {
+	if f == nil || f.encode == nil {
+		return nil, errZeroFigure
+	}
+	if !validLength(f.Width) || !validLength(f.Height) {
+		return nil, fmt.Errorf("figures: cannot draw a figure of width %vpt and height %vpt: both must be finite and > 0", float64(f.Width), float64(f.Height))
+	}
 	return f.encode(format, f.Width, f.Height)
 }
 
+// validLength reports whether l is a usable width or height: finite and
+// above 0.
+func validLength(l vg.Length) bool {
+	return l > 0 && !math.IsInf(float64(l), 1)
+}
+
 // PNG returns the figure as a PNG image. Rendering to memory cannot fail
-// for a well-formed figure, so PNG panics if it does.
+// for a well-formed figure, so PNG panics, with Encode's "figures: ..."
+// error message, if it does: for a nil or zero Figure, or a Width or
+// Height set to a value that is not finite and > 0.
 func (f *Figure) PNG() []byte {
 	b, err := f.Encode("png")
 	if err != nil {
@@ -96,7 +118,8 @@ func (f *Figure) PNG() []byte {
 
 // Save writes the figure to path, in the format named by its extension
 // (.png, .svg, .pdf, .eps, .jpg or .tif), replacing the file atomically: an
-// interrupted Save leaves the old file whole.
+// interrupted Save leaves the old file whole. If the figure cannot be
+// drawn, Save returns Encode's error and leaves path alone.
 func (f *Figure) Save(path string) error {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if format == "" {
