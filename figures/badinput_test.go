@@ -40,6 +40,19 @@ func encodeWithin(f *Figure, format string) encodeOutcome {
 	}
 }
 
+// drawOrPanic encodes f as PNG and passes on, in the calling goroutine, a
+// panic of the rendering, or panics with "timeout" if it did not return
+// within 5 s.
+func drawOrPanic(f *Figure) {
+	out := encodeWithin(f, "png")
+	if out.timedOut {
+		panic("timeout: rendering did not return within 5 s")
+	}
+	if out.panicked != nil {
+		panic(out.panicked)
+	}
+}
+
 // TestEncodeRefusesBadSizes sets Width or Height to values that are not
 // finite and > 0: Encode returns an error that names the size, and does
 // not panic (vgimg panics "w and h must both be > 0.").
@@ -94,4 +107,17 @@ func TestZeroFigure(t *testing.T) {
 			f.PNG()
 		}()
 	}
+}
+
+// TestNoRowsNoCategories checks that SchurStrips without rows and
+// Intervals without categories panic with a "figures: ..." message that
+// says what is missing, rather than with an index out of range (SchurStrips
+// failed so when drawn; Intervals when made).
+func TestNoRowsNoCategories(t *testing.T) {
+	wantPanic(t, "SchurStrips", func() {
+		drawOrPanic(SchurStrips("t", "p"))
+	}, "SchurStrips", "at least one row")
+	wantPanic(t, "Intervals", func() {
+		drawOrPanic(Intervals("t", "y", nil, []float64{0}))
+	}, "Intervals", "at least one category")
 }

@@ -34,9 +34,10 @@ const intervalSpread = 0.2
 // Intervals returns a chart of estimates with error bars by category: the
 // categories along x; in each, every series' point and bar side by side,
 // one colour and marker per series, named in a legend; and a reference
-// line across the chart at each of refs (such as 0, or a threshold). It panics
-// if a series has not one interval per category, an interval whose finite
-// ends do not enclose its value, or a reference that is not finite.
+// line across the chart at each of refs (such as 0, or a threshold). It
+// panics with a "figures: ..." message if there are no categories, a
+// series has not one interval per category, an interval's finite ends do
+// not enclose its value, or a reference is not finite.
 func Intervals(title, yLabel string, categories []string, refs []float64, series ...IntervalSeries) *Figure {
 	return newFigure(intervalsPlot(title, yLabel, categories, refs, series), nil, 0)
 }
@@ -48,6 +49,9 @@ func intervalsPlot(title, yLabel string, categories []string, refs []float64, se
 	p.Y.Label.Text = yLabel
 	p.Add(plotter.NewGrid())
 	n := len(categories)
+	if n == 0 {
+		panic("figures: Intervals needs at least one category")
+	}
 	p.NominalX(categories...)
 	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
 	for _, r := range refs {

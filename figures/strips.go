@@ -46,8 +46,12 @@ var classLabels = map[aggregators.SchurClass]string{
 // SchurStrips returns a chart with one horizontal strip per row, coloured
 // by the Schur class at each parameter value (the first row on top), with a
 // legend of the classes
-// that occur. It panics if a row's Params and Classes differ in length.
+// that occur. It panics with a "figures: ..." message if there are no
+// rows or a row's Params and Classes differ in length.
 func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
+	if len(rows) == 0 {
+		panic("figures: SchurStrips needs at least one row")
+	}
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = paramLabel
