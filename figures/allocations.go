@@ -84,6 +84,7 @@ func Allocations(title string, cols int, panels ...Allocation) *Figure {
 		a.check(k)
 		agents, tasks = max(agents, a.Agents), max(tasks, a.Tasks)
 		plots[k/cols][k%cols] = allocationPlot(a)
+		checkAxes(fmt.Sprintf("allocation %d", k), plots[k/cols][k%cols])
 	}
 	titleH := vg.Length(0)
 	if title != "" {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gonum.org/v1/plot/vg"
+
+	"github.com/hetgain/hetgain/aggregators"
 )
 
 // encodeOutcome is what encodeWithin saw: Encode's result, a recovered
@@ -120,4 +122,124 @@ func TestNoRowsNoCategories(t *testing.T) {
 	wantPanic(t, "Intervals", func() {
 		drawOrPanic(Intervals("t", "y", nil, []float64{0}))
 	}, "Intervals", "at least one category")
+}
+
+// TestSpansTooWideToDraw gives every constructor whose axes come from the
+// data finite values whose span overflows float64 (or, for a heat map,
+// whose colour scale's span does). The rendering of such a figure never
+// returned (gonum/plot's tick labelling loops forever on an axis of
+// infinite or NaN span), panicked with "palette: specified value == NaN"
+// (a heat map's values), or drew a meaningless picture (gonum/plot puts
+// an axis end that overflowed to ±Inf at 0); each now panics when made,
+// with a "figures: ..." message that names the axis or the values.
+func TestSpansTooWideToDraw(t *testing.T) {
+	big := 1e308
+	wide := []float64{-big, big}
+	ep := func(f func(*Trajectories)) func() *Figure {
+		return func() *Figure {
+			tr := sampleEpisode()
+			f(&tr)
+			return Episode("t", tr)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		make func() *Figure
+		want []string
+	}{
+		{"SchurStrips rows apart", func() *Figure {
+			return SchurStrips("t", "p",
+				ClassRow{Name: "low", Params: []float64{-1e308, -0.9e308}, Classes: []aggregators.SchurClass{1, 2}},
+				ClassRow{Name: "high", Params: []float64{0.9e308, 1e308}, Classes: []aggregators.SchurClass{1, 2}})
+		}, []string{"SchurStrips", "x axis"}},
+		{"Lines x", func() *Figure {
+			return Lines("t", "x", "y", Series{X: wide, Y: []float64{0, 1}})
+		}, []string{"Lines", "x axis", "-1e+308 to 1e+308"}},
+		{"Lines y", func() *Figure {
+			return Lines("t", "x", "y", Series{X: []float64{0, 1}, Y: []float64{0, 1}}, Series{X: []float64{0, 1}, Y: wide})
+		}, []string{"Lines", "y axis"}},
+		{"Bands mean", func() *Figure {
+			return Bands("t", "x", "y", Band{X: []float64{0, 1}, Mean: wide})
+		}, []string{"Bands", "y axis"}},
+		{"Bands x across bands", func() *Figure {
+			return Bands("t", "x", "y", Band{X: []float64{-big}, Mean: []float64{0}}, Band{X: []float64{big}, Mean: []float64{0}})
+		}, []string{"Bands", "x axis"}},
+		{"BandPanels y", func() *Figure {
+			ps := samplePanels(2)
+			ps[1].Bands[0].Hi[3] = big
+			ps[1].Bands[0].Lo[0] = -big
+			return BandPanels("t", "x", "y", 2, false, ps...)
+		}, []string{`panel 1 "setting B"`, "y axis"}},
+		{"BandPanels shared y", func() *Figure {
+			ps := samplePanels(2)
+			ps[0].Reference = []float64{-big}
+			ps[1].Reference = []float64{big}
+			return BandPanels("t", "x", "y", 2, true, ps...)
+		}, []string{"panel 0", "y axis"}},
+		{"BandPanels shared x", func() *Figure {
+			ps := samplePanels(2)
+			ps[0].Bands[0].X[0] = -big
+			ps[1].Bands[1].X[10] = big
+			return BandPanels("t", "x", "y", 1, false, ps...)
+		}, []string{"panel 0", "x axis"}},
+		{"HeatMap values", func() *Figure {
+			return HeatMap("t", "x", "y", "z", Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{wide, {3, 4}}})
+		}, []string{"grid values", "-1e+308 to 1e+308", "colour scale"}},
+		{"HeatMap x cells", func() *Figure {
+			return HeatMap("t", "x", "y", "z", Grid{X: wide, Y: []float64{0, 1}, Z: [][]float64{{1, 2}, {3, 4}}})
+		}, []string{"HeatMap", "x axis"}},
+		{"HeatMap y cells", func() *Figure {
+			return HeatMap("t", "x", "y", "z", Grid{X: []float64{0, 1}, Y: []float64{1e308, 1.7e308}, Z: [][]float64{{1, 2}, {3, 4}}})
+		}, []string{"HeatMap", "y axis"}},
+		{"Intervals bar", func() *Figure {
+			return Intervals("t", "y", []string{"a"}, nil, IntervalSeries{Points: []Interval{{0, -big, big}}})
+		}, []string{"Intervals", "y axis"}},
+		{"Intervals margin", func() *Figure {
+			return Intervals("t", "y", []string{"a", "b"}, nil, IntervalSeries{Points: []Interval{{0, 0, 0}, {1.7e308, 1.7e308, 1.7e308}}})
+		}, []string{"Intervals", "y axis"}},
+		{"Intervals refs", func() *Figure {
+			return Intervals("t", "y", []string{"a"}, wide, IntervalSeries{Points: []Interval{{0, -1, 1}}})
+		}, []string{"Intervals", "y axis"}},
+		{"Episode agents", ep(func(tr *Trajectories) {
+			tr.Bounds = [4]float64{}
+			tr.Agents[0][3] = [2]float64{-big, 0}
+			tr.Agents[1][3] = [2]float64{big, 0}
+		}), []string{"episode panel 0", "x axis"}},
+		{"Episode bounds", ep(func(tr *Trajectories) { tr.Bounds = [4]float64{0, 1, -big, big} }), []string{"episode panel 0", "axis"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			wantPanic(t, c.name, func() { drawOrPanic(c.make()) }, append([]string{"too far apart"}, c.want...)...)
+		})
+	}
+}
+
+// TestWideButFiniteSpansDraw checks that TestSpansTooWideToDraw's checks
+// refuse no more than they must: values near ±math.MaxFloat64 whose span
+// is finite still draw.
+func TestWideButFiniteSpansDraw(t *testing.T) {
+	for name, f := range map[string]func() *Figure{
+		"Lines": func() *Figure {
+			return Lines("t", "x", "y", Series{X: []float64{-8e307, 8e307}, Y: []float64{0, 1.7e308}})
+		},
+		"Bands": func() *Figure { return Bands("t", "x", "y", Band{X: []float64{0, 1}, Mean: []float64{-8e307, 8e307}}) },
+		"HeatMap": func() *Figure {
+			return HeatMap("t", "x", "y", "z", Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{-8e307, 8e307}, {0, 1}}})
+		},
+		"SchurStrips": func() *Figure {
+			return SchurStrips("t", "p", ClassRow{Params: []float64{-3e307, 3e307}, Classes: []aggregators.SchurClass{1, 2}})
+		},
+	} {
+		var out encodeOutcome
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					out.panicked = r
+				}
+			}()
+			out = encodeWithin(f(), "png")
+		}()
+		if out.timedOut || out.panicked != nil || out.err != nil || len(out.b) == 0 {
+			t.Errorf("%s: timeout %v, panic %v, error %v, %d bytes; want a picture", name, out.timedOut, out.panicked, out.err, len(out.b))
+		}
+	}
 }

@@ -300,7 +300,9 @@ func (l *bandLayout) figure(w, h vg.Length) *Figure {
 // to the right of the plot, so the figure is that much wider than
 // DefaultWidth. It panics with a "figures: ..." message naming the band
 // if a band has no points, X, Mean, Lo and Hi of different lengths, only
-// one of Lo and Hi, a value that is NaN or infinite, or Lo above Hi.
+// one of Lo and Hi, a value that is NaN or infinite, or Lo above Hi, and
+// with one naming the axis if the bands' values are too far apart to draw
+// (their span overflows float64, as from -1e308 to 1e308).
 func Bands(title, xLabel, yLabel string, bands ...Band) *Figure {
 	l := newBandsLayout(title, xLabel, yLabel, bands)
 	return l.figure(DefaultWidth+l.legendW, DefaultHeight)
@@ -328,6 +330,7 @@ func newBandsLayout(title, xLabel, yLabel string, bands []Band) *bandLayout {
 		}
 	}
 	p.Add(centres...)
+	checkAxes("Bands", p)
 	l := &bandLayout{plots: [][]*plot.Plot{{p}}, tiles: draw.Tiles{Rows: 1, Cols: 1}}
 	l.setLegend(legend)
 	return l
@@ -349,8 +352,9 @@ func newBandsLayout(title, xLabel, yLabel string, bands []Band) *bandLayout {
 // if any panel has one, the reference line. The figure is 6.5 cm wide per
 // column and 5 cm high per row, plus the title and the legend. It panics
 // with a "figures: ..." message if there are no panels, cols < 1, a
-// reference value is NaN or infinite, or a band is malformed as for Bands
-// (the message names the panel and the band).
+// reference value is NaN or infinite, a band is malformed as for Bands
+// (the message names the panel and the band), or a panel's x or y range
+// is too far apart to draw (its span overflows float64).
 func BandPanels(title, xLabel, yLabel string, cols int, sharedY bool, panels ...Panel) *Figure {
 	l := newBandPanelsLayout(title, xLabel, yLabel, cols, sharedY, panels)
 	rows, cols := len(l.plots), len(l.plots[0])
@@ -419,6 +423,7 @@ func newBandPanelsLayout(title, xLabel, yLabel string, cols int, sharedY bool, p
 		if xr[0] <= xr[1] {
 			p.X.Min, p.X.Max = xr[0], xr[1]
 		}
+		checkAxes(named("panel", k, pn.Title), p)
 		l.plots[k/cols][k%cols] = p
 	}
 	if references {

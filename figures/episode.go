@@ -136,7 +136,8 @@ func episodeSide(panels int) vg.Length {
 // true size when AgentRadius is set, with optional velocity arrows. The
 // figure's Width and Height fit the panels' aspect ratios; changing them
 // keeps each panel's aspect and leaves margins. It panics with a
-// "figures: ..." message on malformed input.
+// "figures: ..." message on malformed input, including positions, radii
+// or bounds too far apart to draw (a span that overflows float64).
 func Episode(title string, panels ...Trajectories) *Figure {
 	l := newEpisodeLayout(title, panels)
 	f := &Figure{Width: l.width, Height: l.height}
@@ -176,6 +177,7 @@ func newEpisodeLayout(title string, panels []Trajectories) *episodeLayout {
 		ep.span = t.span()
 		p.Add(ep)
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = ep.span[0], ep.span[1], ep.span[2], ep.span[3]
+		checkAxes(fmt.Sprintf("episode panel %d", k), p)
 		l.plots = append(l.plots, p)
 		l.spans = append(l.spans, ep.span)
 

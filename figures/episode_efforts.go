@@ -158,6 +158,7 @@ func EffortLines(title string, rows ...Efforts) *Figure {
 				addEffortLine(p, s, agentColor(i), effortWidth(i, e.Agents), i)
 			}
 			p.Y.Min, p.Y.Max = 0, top
+			checkAxes(fmt.Sprintf("efforts row %d, task %d", r, j), p)
 			if r == len(rows)-1 {
 				p.X.Label.Text = "step"
 			}
@@ -233,6 +234,7 @@ func EffortStrips(title string, rows ...Efforts) *Figure {
 			p.Title.TextStyle.Font.Size = vg.Points(10)
 			p.Add(effortCells{e: e, j: j, top: top})
 			p.NominalY(names...)
+			checkAxes(fmt.Sprintf("efforts row %d, task %d", r, j), p)
 			if r == len(rows)-1 {
 				p.X.Label.Text = "step"
 			}

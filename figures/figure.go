@@ -54,6 +54,28 @@ func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
 	}
 }
 
+// checkAxes panics with a "figures: <where>: ..." message if an axis of p
+// has a range that gonum/plot cannot draw: an end that is NaN or infinite,
+// or ends so far apart that their distance overflows to +Inf (for such a
+// range plot's tick labelling never returns). Finite data can give one:
+// values near ±math.MaxFloat64 of both signs, or cells and margins that
+// reach beyond them. An axis without data (from +Inf to -Inf, which plot
+// draws from -1 to 1) passes. Constructors call it once the axes of each
+// plot are set, before anything lays the plot out.
+func checkAxes(where string, p *plot.Plot) {
+	for _, a := range []struct {
+		name   string
+		lo, hi float64
+	}{{"x", p.X.Min, p.X.Max}, {"y", p.Y.Min, p.Y.Max}} {
+		if math.IsInf(a.lo, 1) && math.IsInf(a.hi, -1) {
+			continue
+		}
+		if math.IsNaN(a.lo) || math.IsNaN(a.hi) || math.IsInf(a.lo, 0) || math.IsInf(a.hi, 0) || math.IsInf(a.hi-a.lo, 0) {
+			panic(fmt.Sprintf("figures: %s: the %s axis would run from %v to %v, which cannot be drawn: its span is not a finite number (the values are too far apart)", where, a.name, a.lo, a.hi))
+		}
+	}
+}
+
 // drawAligned draws a grid of plots (nil ones are skipped) into the tiles
 // of c, with their data areas aligned across rows and columns.
 func drawAligned(plots [][]*plot.Plot, tiles draw.Tiles, c draw.Canvas) {

@@ -51,6 +51,9 @@ func (g Grid) check() {
 			}
 		}
 	}
+	if lo, hi := g.zRange(); math.IsInf(hi-lo, 0) {
+		panic(fmt.Sprintf("figures: grid values run from %v to %v, a span that overflows float64: too far apart for the colour scale", lo, hi))
+	}
 }
 
 func (g Grid) zRange() (lo, hi float64) {
@@ -73,8 +76,11 @@ func (g Grid) zRange() (lo, hi float64) {
 
 // HeatMap returns a heat map of the grid with a colour bar labelled
 // zLabel, on a diverging blue-red (Moreland) scale. NaN values are left
-// blank. It panics if the grid is malformed: rows of other lengths than X,
-// an x or y that is not finite, or a value of ±Inf.
+// blank. It panics with a "figures: ..." message if the grid is
+// malformed: rows of other lengths than X, an x or y that is not finite,
+// a value of ±Inf, values too far apart for the colour scale (their span
+// overflows float64, as from -1e308 to 1e308), or x or y values whose
+// cells reach too far apart to draw.
 func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	g.check()
 	lo, hi := g.zRange()
@@ -90,12 +96,14 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	h.Min, h.Max = lo, hi
 	h.Rasterized = true // vector cells leave anti-aliasing seams between them
 	p.Add(h)
+	checkAxes("HeatMap", p)
 
 	bar := plot.New()
 	bar.Title.Text = zLabel
 	bar.HideX()
 	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
 	bar.Y.Min, bar.Y.Max = lo, hi
+	checkAxes("HeatMap colour bar", bar)
 
 	return newFigure(p, bar, 1.0/6)
 }

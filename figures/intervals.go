@@ -37,7 +37,9 @@ const intervalSpread = 0.2
 // line across the chart at each of refs (such as 0, or a threshold). It
 // panics with a "figures: ..." message if there are no categories, a
 // series has not one interval per category, an interval's finite ends do
-// not enclose its value, or a reference is not finite.
+// not enclose its value, a reference is not finite, or the values,
+// references and the margins around them are too far apart to draw (their
+// span overflows float64).
 func Intervals(title, yLabel string, categories []string, refs []float64, series ...IntervalSeries) *Figure {
 	return newFigure(intervalsPlot(title, yLabel, categories, refs, series), nil, 0)
 }
@@ -70,6 +72,7 @@ func intervalsPlot(title, yLabel string, categories []string, refs []float64, se
 		addIntervals(p, s, offset, i)
 	}
 	padY(p, 0.08, legendHeadroom)
+	checkAxes("Intervals", p)
 	p.Legend.Top = true
 	return p
 }

@@ -20,7 +20,10 @@ type Series struct {
 }
 
 // Lines returns a line chart of the series, one colour each, with a
-// legend. It panics if a series has X and Y of different lengths.
+// legend. It panics with a "figures: ..." message if a series has X and
+// Y of different lengths or a value that is NaN or infinite, or if the x
+// or y values are too far apart to draw (their span overflows float64,
+// as from -1e308 to 1e308).
 func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 	p := plot.New()
 	p.Title.Text = title
@@ -33,6 +36,7 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 		}
 		addSeries(p, s, plotutil.Color(i), i)
 	}
+	checkAxes("Lines", p)
 	p.Legend.Top = true
 	p.Legend.Left = true
 	return newFigure(p, nil, 0)

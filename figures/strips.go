@@ -47,7 +47,8 @@ var classLabels = map[aggregators.SchurClass]string{
 // by the Schur class at each parameter value (the first row on top), with a
 // legend of the classes
 // that occur. It panics with a "figures: ..." message if there are no
-// rows or a row's Params and Classes differ in length.
+// rows, a row's Params and Classes differ in length, or the parameters are
+// too far apart to draw (the span of the strips overflows float64).
 func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 	if len(rows) == 0 {
 		panic("figures: SchurStrips needs at least one row")
@@ -67,6 +68,7 @@ func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 		}
 	}
 	p.Add(classStrips(rows))
+	checkAxes("SchurStrips", p)
 	p.NominalY(names...)
 
 	legend := plot.New()
