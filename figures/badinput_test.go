@@ -124,6 +124,37 @@ func TestNoRowsNoCategories(t *testing.T) {
 	}, "Intervals", "at least one category")
 }
 
+// TestSchurStripsParams checks that SchurStrips refuses, with a message
+// that names the row and the parameter, Params that are not finite and
+// strictly increasing (ClassRow's contract), or so far apart that the
+// strip's span overflows. A NaN parameter made the x axis NaN, on which
+// the rendering never returned, and decreasing or repeated parameters drew
+// overlapping cells.
+func TestSchurStripsParams(t *testing.T) {
+	classes := []aggregators.SchurClass{aggregators.Convex, aggregators.Concave, aggregators.Convex}
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, c := range []struct {
+		name   string
+		params []float64
+		want   []string
+	}{
+		{"NaN", []float64{nan, 1, 2}, []string{`row "r"`, "Params[0] is NaN"}},
+		{"NaN later", []float64{0, nan, 2}, []string{"Params[1] is NaN"}},
+		{"Inf", []float64{0, 1, inf}, []string{"Params[2] is +Inf"}},
+		{"decreasing", []float64{0, 2, 1}, []string{"Params[2] = 1 is not above Params[1] = 2", "strictly increasing"}},
+		{"repeated", []float64{0, 1, 1}, []string{"Params[2] = 1 is not above Params[1] = 1"}},
+		{"too far apart", []float64{-1e308, 0, 1e308}, []string{"-1e+308 to 1e+308", "too far apart"}},
+	} {
+		wantPanic(t, c.name, func() {
+			drawOrPanic(SchurStrips("t", "p", ClassRow{Name: "r", Params: c.params, Classes: classes}))
+		}, c.want...)
+	}
+	// The auditor's case: two parameters, the first NaN.
+	wantPanic(t, "auditor", func() {
+		drawOrPanic(SchurStrips("t", "p", ClassRow{Params: []float64{nan, 1}, Classes: []aggregators.SchurClass{1, 2}}))
+	}, "Params[0] is NaN")
+}
+
 // TestSpansTooWideToDraw gives every constructor whose axes come from the
 // data finite values whose span overflows float64 (or, for a heat map,
 // whose colour scale's span does). The rendering of such a figure never

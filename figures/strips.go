@@ -12,7 +12,8 @@ import (
 )
 
 // ClassRow is the Schur class of one operator family along its parameter:
-// Classes[k] is the class at Params[k]. Params must be increasing.
+// Classes[k] is the class at Params[k]. Params must be finite and strictly
+// increasing (SchurStrips panics otherwise).
 type ClassRow struct {
 	Name    string
 	Params  []float64
@@ -47,8 +48,9 @@ var classLabels = map[aggregators.SchurClass]string{
 // by the Schur class at each parameter value (the first row on top), with a
 // legend of the classes
 // that occur. It panics with a "figures: ..." message if there are no
-// rows, a row's Params and Classes differ in length, or the parameters are
-// too far apart to draw (the span of the strips overflows float64).
+// rows, a row's Params and Classes differ in length, a row's Params are
+// not finite and strictly increasing, or the parameters are too far apart
+// to draw (the span of the strips overflows float64).
 func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 	if len(rows) == 0 {
 		panic("figures: SchurStrips needs at least one row")
@@ -62,6 +64,7 @@ func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 		if len(r.Params) != len(r.Classes) || len(r.Params) == 0 {
 			panic(fmt.Sprintf("figures: row %q has %d parameters and %d classes", r.Name, len(r.Params), len(r.Classes)))
 		}
+		r.checkParams()
 		names[len(rows)-1-i] = r.Name // the first row on top
 		for _, c := range r.Classes {
 			seen[c] = true
@@ -84,6 +87,25 @@ func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 	f.Width = DefaultWidth * 1.25
 	f.Height = vg.Length(len(rows))*vg.Centimeter + 3*vg.Centimeter
 	return f
+}
+
+// checkParams panics with a "figures: row ...: ..." message unless the
+// row's Params are finite and strictly increasing, and its strip, from the
+// first cell's lower edge to the last cell's upper edge, has a finite span.
+func (r ClassRow) checkParams() {
+	for k, v := range r.Params {
+		if !finite(v) {
+			panic(fmt.Sprintf("figures: row %q: Params[%d] is %v, want a finite number", r.Name, k, v))
+		}
+		if k > 0 && !(v > r.Params[k-1]) {
+			panic(fmt.Sprintf("figures: row %q: Params[%d] = %v is not above Params[%d] = %v (Params must be strictly increasing)", r.Name, k, v, k-1, r.Params[k-1]))
+		}
+	}
+	lo, _ := cellEdges(r.Params, 0)
+	_, hi := cellEdges(r.Params, len(r.Params)-1)
+	if !finite(hi - lo) {
+		panic(fmt.Sprintf("figures: row %q: Params from %v to %v are too far apart to draw (the strip's span overflows float64)", r.Name, r.Params[0], r.Params[len(r.Params)-1]))
+	}
 }
 
 // classStrips is a plot.Plotter that fills one rectangle per (row,
