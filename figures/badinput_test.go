@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/hetgain/hetgain/aggregators"
@@ -273,4 +274,27 @@ func TestWideButFiniteSpansDraw(t *testing.T) {
 			t.Errorf("%s: timeout %v, panic %v, error %v, %d bytes; want a picture", name, out.timedOut, out.panicked, out.err, len(out.b))
 		}
 	}
+}
+
+// TestCheckAxesSaysWhy checks checkAxes' reasons: a NaN end is not
+// blamed on values too far apart, and an axis without data passes.
+func TestCheckAxesSaysWhy(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{nan, 1, "an end is NaN"},
+		{0, nan, "an end is NaN"},
+		{-inf, 1, "an end is infinite"},
+		{-1e308, 1e308, "its span overflows float64"},
+	} {
+		p := plot.New()
+		p.Y.Min, p.Y.Max = c.lo, c.hi
+		wantPanic(t, fmt.Sprintf("%v to %v", c.lo, c.hi), func() { checkAxes("probe", p) }, "probe: the y axis", c.want)
+	}
+	p := plot.New() // no data: from +Inf to -Inf
+	checkAxes("empty", p)
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -8e307, 8e307, 0, math.MaxFloat64
+	checkAxes("wide but finite", p)
 }

@@ -70,9 +70,18 @@ func checkAxes(where string, p *plot.Plot) {
 		if math.IsInf(a.lo, 1) && math.IsInf(a.hi, -1) {
 			continue
 		}
-		if math.IsNaN(a.lo) || math.IsNaN(a.hi) || math.IsInf(a.lo, 0) || math.IsInf(a.hi, 0) || math.IsInf(a.hi-a.lo, 0) {
-			panic(fmt.Sprintf("figures: %s: the %s axis would run from %v to %v, which cannot be drawn: its span is not a finite number (the values are too far apart)", where, a.name, a.lo, a.hi))
+		var why string
+		switch {
+		case math.IsNaN(a.lo) || math.IsNaN(a.hi):
+			why = "an end is NaN"
+		case math.IsInf(a.lo, 0) || math.IsInf(a.hi, 0):
+			why = "an end is infinite (the values, or the margins around them, are too far apart)"
+		case math.IsInf(a.hi-a.lo, 0):
+			why = "its span overflows float64 (the values are too far apart)"
+		default:
+			continue
 		}
+		panic(fmt.Sprintf("figures: %s: the %s axis would run from %v to %v, which cannot be drawn: %s", where, a.name, a.lo, a.hi, why))
 	}
 }
 
