@@ -1,7 +1,9 @@
 package figures
 
 import (
+	"bytes"
 	"fmt"
+	"image/png"
 	"math"
 	"strings"
 	"testing"
@@ -297,4 +299,51 @@ func TestCheckAxesSaysWhy(t *testing.T) {
 	checkAxes("empty", p)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -8e307, 8e307, 0, math.MaxFloat64
 	checkAxes("wide but finite", p)
+}
+
+// TestHeatMapNarrowOrConstantValues draws heat maps whose values are
+// finite but nearly or exactly equal, at magnitudes where ±0.5 or a few
+// ulps matter. moreland's colour map, set to such a range, computed
+// colours out of gamut and panicked ("moreland: invalid color"), and a
+// constant map of values beyond 2^53 had a colour scale of zero width
+// (plotter panicked "ColorMap Max==Min"); the cells of a map whose values
+// differ by subnormals were left blank. Each must now draw, its cells
+// coloured.
+func TestHeatMapNarrowOrConstantValues(t *testing.T) {
+	xy := []float64{0, 1}
+	for name, z := range map[string][][]float64{
+		"a few ulps apart":     {{1, 1 + 1e-15}, {1, 1}},
+		"ulps apart, large":    {{1e300, 1e300 * (1 + 1e-15)}, {1e300, 1e300}},
+		"one ulp apart":        {{1, math.Nextafter(1, 2)}, {1, 1}},
+		"subnormals apart":     {{0, 5e-324}, {0, 1e-323}},
+		"constant 1e17":        {{1e17, 1e17}, {1e17, 1e17}},
+		"constant max":         {{math.MaxFloat64, math.MaxFloat64}, {math.MaxFloat64, math.MaxFloat64}},
+		"constant -max":        {{-math.MaxFloat64, -math.MaxFloat64}, {-math.MaxFloat64, -math.MaxFloat64}},
+		"wide but finite":      {{-8e307, 8e307}, {0, 1}},
+		"from -max/2 to max/2": {{-math.MaxFloat64 / 2, math.MaxFloat64 / 2}, {0, 1}},
+	} {
+		var out encodeOutcome
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					out.panicked = r
+				}
+			}()
+			out = encodeWithin(HeatMap("t", "x", "y", "z", Grid{X: xy, Y: xy, Z: z}), "png")
+		}()
+		if out.timedOut || out.panicked != nil || out.err != nil {
+			t.Errorf("%s: timeout %v, panic %v, error %v; want a picture", name, out.timedOut, out.panicked, out.err)
+			continue
+		}
+		img, err := png.Decode(bytes.NewReader(out.b))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		// The cells fill the data area: its centre is coloured, not
+		// blank (white) as a NaN cell is.
+		if r, g, b, _ := img.At(img.Bounds().Dx()*5/12, img.Bounds().Dy()/2).RGBA(); r>>8 > 250 && g>>8 > 250 && b>>8 > 250 {
+			t.Errorf("%s: the centre of the map is white, want a coloured cell", name)
+		}
+	}
 }

@@ -2,9 +2,11 @@ package figures
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 )
@@ -16,13 +18,48 @@ type Grid struct {
 	Z    [][]float64
 }
 
-// gridXYZ adapts a Grid to plotter.GridXYZ.
-type gridXYZ struct{ g Grid }
+// gridXYZ adapts a Grid to plotter.GridXYZ, with the values scaled from
+// [lo, hi] to [0, 1]: plotter.HeatMap picks a value's colour by
+// (v - Min) * (colours - 1) / (Max - Min), which loses every cell (drawn
+// blank) when Max - Min is so small that the factor overflows.
+type gridXYZ struct {
+	g      Grid
+	lo, hi float64
+}
 
 func (a gridXYZ) Dims() (c, r int)   { return len(a.g.X), len(a.g.Y) }
-func (a gridXYZ) Z(c, r int) float64 { return a.g.Z[r][c] }
+func (a gridXYZ) Z(c, r int) float64 { return unit(a.g.Z[r][c], a.lo, a.hi) }
 func (a gridXYZ) X(c int) float64    { return a.g.X[c] }
 func (a gridXYZ) Y(r int) float64    { return a.g.Y[r] }
+
+// unit returns where v lies in [lo, hi] as a fraction in [0, 1] (values
+// outside are clamped; NaN stays NaN). hi - lo must be finite and > 0.
+func unit(v, lo, hi float64) float64 {
+	return math.Min(1, math.Max(0, (v-lo)/(hi-lo)))
+}
+
+// scaledMap is a palette.ColorMap over [lo, hi] that takes the colour of
+// v from base, a colour map over [0, 1], at unit(v, lo, hi). moreland's
+// maps set to [lo, hi] directly compute colours out of gamut, and panic,
+// when hi - lo is a few ulps of the values (their midpoint is off centre).
+type scaledMap struct {
+	base   palette.ColorMap
+	lo, hi float64
+}
+
+func (m *scaledMap) At(v float64) (color.Color, error) {
+	if math.IsNaN(v) {
+		return nil, fmt.Errorf("figures: colour of NaN")
+	}
+	return m.base.At(unit(v, m.lo, m.hi))
+}
+func (m *scaledMap) Max() float64                       { return m.hi }
+func (m *scaledMap) SetMax(v float64)                   { m.hi = v }
+func (m *scaledMap) Min() float64                       { return m.lo }
+func (m *scaledMap) SetMin(v float64)                   { m.lo = v }
+func (m *scaledMap) Alpha() float64                     { return m.base.Alpha() }
+func (m *scaledMap) SetAlpha(a float64)                 { m.base.SetAlpha(a) }
+func (m *scaledMap) Palette(colors int) palette.Palette { return m.base.Palette(colors) }
 
 func (g Grid) check() {
 	if len(g.X) < 2 || len(g.Y) < 2 {
@@ -69,7 +106,27 @@ func (g Grid) zRange() (lo, hi float64) {
 	case math.IsInf(lo, 0): // every value NaN: a blank map
 		return 0, 1
 	case lo == hi:
-		return lo - 0.5, lo + 0.5
+		return widen(lo)
+	}
+	return lo, hi
+}
+
+// widen returns a range around v for a map of the single value v: v ± 0.5,
+// or where that rounds back to v (|v| beyond 2^53), the neighbouring
+// floats, short of ±Inf.
+func widen(v float64) (lo, hi float64) {
+	lo, hi = v-0.5, v+0.5
+	if lo == v {
+		lo = math.Nextafter(v, math.Inf(-1))
+	}
+	if hi == v {
+		hi = math.Nextafter(v, math.Inf(1))
+	}
+	if math.IsInf(lo, 0) {
+		lo = v
+	}
+	if math.IsInf(hi, 0) {
+		hi = v
 	}
 	return lo, hi
 }
@@ -84,16 +141,17 @@ func (g Grid) zRange() (lo, hi float64) {
 func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	g.check()
 	lo, hi := g.zRange()
-	cmap := moreland.SmoothBlueRed()
-	cmap.SetMin(lo)
-	cmap.SetMax(hi)
+	base := moreland.SmoothBlueRed()
+	base.SetMin(0)
+	base.SetMax(1)
+	cmap := &scaledMap{base: base, lo: lo, hi: hi}
 
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
-	h := plotter.NewHeatMap(gridXYZ{g}, cmap.Palette(255))
-	h.Min, h.Max = lo, hi
+	h := plotter.NewHeatMap(gridXYZ{g: g, lo: lo, hi: hi}, cmap.Palette(255))
+	h.Min, h.Max = 0, 1
 	h.Rasterized = true // vector cells leave anti-aliasing seams between them
 	p.Add(h)
 	checkAxes("HeatMap", p)
