@@ -13,6 +13,14 @@
 // signs (Δ, τ, ≥) but not all (∘ and ≻ are missing): write "U=min, T=max"
 // rather than "min∘max" in titles and legends.
 //
+// Constructors panic with a "figures: ..." message on malformed input,
+// as each one's doc says: lengths that do not match, NaN or infinite
+// values, and finite values too far apart to draw (an axis, or a heat
+// map's colour scale, whose span overflows float64). Encode and Save
+// return an error for an unknown format, a nil or zero Figure, or a Width
+// or Height that is not finite and > 0; PNG panics with that error's
+// message.
+//
 // Constructors take data, not computations: the packages gain and schur
 // compute, this package only draws. Titles and labels are constructor
 // arguments, because a Figure is finished when it is made (see Figure for
