@@ -43,7 +43,10 @@ const MaxBlottoCombinations = 1 << 22
 //
 // Blotto returns an error wrapping ErrSize if n < 1 or fields is empty,
 // ErrParam if a battlefield is invalid (see aggregators.NewBlottoField),
-// and ErrSize if the enumeration would exceed MaxBlottoCombinations.
+// ErrSize if the enumeration would exceed MaxBlottoCombinations, and
+// ErrParam and aggregators.ErrInf if the optimum overflows: the values of
+// the battlefields the team can win together sum to more than the largest
+// float64.
 func Blotto(fields []aggregators.BlottoField, n int) (Gains, error) {
 	if err := checkSizes(n, len(fields)); err != nil {
 		return Gains{}, err
@@ -55,6 +58,10 @@ func Blotto(fields []aggregators.BlottoField, n int) (Gains, error) {
 	s := &blottoSearch{options: options, n: float64(n), choice: make([]int, len(fields)), best: -1}
 	s.bounds()
 	s.search(0, 0, 0)
+	if math.IsInf(s.best, 0) {
+		return Gains{}, fmt.Errorf("gain: Blotto with N = %d: the values V_j of the battlefields the team can win together sum to %v: %w: %w",
+			n, s.best, ErrParam, aggregators.ErrInf)
+	}
 	g := newGains(s.best, s.best)
 	if c := s.homRow(); c != nil && len(c) <= MaxAllocationCells {
 		g.HomRow = rowMatrix(c)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/hetgain/hetgain/aggregators"
@@ -173,5 +174,22 @@ func TestBlottoErrors(t *testing.T) {
 	g, err := gain.Blotto(many[:22], 1) // 2^22 combinations: at the cap
 	if err != nil || g.Het != 1 {
 		t.Errorf("22 fields at 1/2 troop, N = 1: %v, %v; want 1", g.Het, err)
+	}
+}
+
+// TestBlottoOverflow checks that an optimum that overflows float64 is an
+// error, not +Inf, and that huge values the team cannot win together are
+// not.
+func TestBlottoOverflow(t *testing.T) {
+	free := aggregators.BlottoField{V: 1e308, Troops: []float64{0}, Probs: []float64{1}}
+	g, err := gain.Blotto([]aggregators.BlottoField{free, free}, 3)
+	if !errors.Is(err, gain.ErrParam) || !errors.Is(err, aggregators.ErrInf) || !strings.Contains(err.Error(), "+Inf") {
+		t.Errorf("two fields of value 1e308 won together: %+v, %v; want an error wrapping ErrParam and ErrInf", g, err)
+	}
+	// One colonel can beat 0.6 troops on one field only.
+	one := aggregators.BlottoField{V: 1e308, Troops: []float64{0.6}, Probs: []float64{1}}
+	g, err = gain.Blotto([]aggregators.BlottoField{one, one}, 1)
+	if err != nil || g.Het != 1e308 || g.Delta != 0 {
+		t.Errorf("two fields of value 1e308, one won: %+v, %v; want 1e308", g, err)
 	}
 }
