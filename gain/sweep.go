@@ -50,7 +50,8 @@ type SweepSpec struct {
 	// Resume holds cells computed earlier (for instance read back from a
 	// file that OnCell wrote). They are put into the result as they are,
 	// are not computed again and are not passed to OnCell. Each must lie
-	// on the grid: Outer == OuterParams[I] and Inner == InnerParams[J].
+	// on the grid (Outer == OuterParams[I] and Inner == InnerParams[J])
+	// and have finite Het, Hom and Delta.
 	Resume []Cell
 	// OnCell, if not nil, is called with every newly computed cell as soon
 	// as it is done, in completion order (which depends on the number of
@@ -194,11 +195,15 @@ func (r SweepResult) Grid() (x, y []float64, z [][]float64) {
 // Sweep returns an error wrapping ErrSize for N or M below 1, ErrOperator
 // for an unknown or non-parametric family or an unknown Kind, and ErrParam
 // for an empty parameter list, a parameter outside its family's domain, a
-// negative Workers or a Resume cell that is not on the grid; these are
-// reported before any cell runs. An error from Solve (wrapped with the
-// cell's parameters) or from OnCell stops the sweep; Sweep then returns it
-// together with the cells finished so far. When Stop ends the sweep, the
-// error is nil and the result has Stopped set.
+// negative Workers, a Resume cell that is not on the grid, or a Resume
+// cell whose Het, Hom or Delta is NaN or infinite (wrapping
+// aggregators.ErrNaN or ErrInf too); these are reported before any cell
+// runs. An error from Solve (wrapped with the cell's parameters), a cell
+// whose Gains Solve returns with a NaN or infinite Het, Hom or Delta (an
+// error wrapping ErrOperator and aggregators.ErrNaN or ErrInf), or an
+// error from OnCell stops the sweep; Sweep then returns it together with
+// the cells finished so far. When Stop ends the sweep, the error is nil
+// and the result has Stopped set.
 func Sweep(spec SweepSpec) (SweepResult, error) {
 	res, outer, inner, err := sweepSetup(spec)
 	if err != nil {
@@ -211,6 +216,10 @@ func Sweep(spec SweepSpec) (SweepResult, error) {
 			c.Outer != spec.OuterParams[c.I] || c.Inner != spec.InnerParams[c.J] {
 			return SweepResult{}, fmt.Errorf("gain: sweep: resumed cell (I = %d, J = %d, τ = %v, t = %v) is not on the grid: %w",
 				c.I, c.J, c.Outer, c.Inner, ErrParam)
+		}
+		if err := checkGainsFinite(c.Gains); err != nil {
+			return SweepResult{}, fmt.Errorf("gain: sweep: resumed cell (I = %d, J = %d, τ = %v, t = %v) has %w: %w",
+				c.I, c.J, c.Outer, c.Inner, err, ErrParam)
 		}
 		if !res.Done[c.I][c.J] {
 			done++
@@ -239,6 +248,9 @@ func Sweep(spec SweepSpec) (SweepResult, error) {
 		g, err := solve(r, spec.N, spec.M, spec.Kind, &opts)
 		if err != nil {
 			return g, fmt.Errorf("gain: sweep: U = %v, T = %v: %w", outer[i], inner[j], err)
+		}
+		if err := checkGainsFinite(g); err != nil {
+			return g, fmt.Errorf("gain: sweep: U = %v, T = %v: Solve returned %w: %w", outer[i], inner[j], err, ErrOperator)
 		}
 		return g, nil
 	}
@@ -478,6 +490,23 @@ func sweepSafeCompute(compute func(k int) (Gains, error), k int) (g Gains, err e
 		}
 	}()
 	return compute(k)
+}
+
+// checkGainsFinite returns an error wrapping aggregators.ErrNaN or ErrInf
+// that names the first of g's Het, Hom and Delta that is not finite.
+func checkGainsFinite(g Gains) error {
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"Het", g.Het}, {"Hom", g.Hom}, {"Delta", g.Delta}} {
+		switch {
+		case math.IsNaN(v.v):
+			return fmt.Errorf("%s = %v: %w", v.name, v.v, aggregators.ErrNaN)
+		case math.IsInf(v.v, 0):
+			return fmt.Errorf("%s = %v: %w", v.name, v.v, aggregators.ErrInf)
+		}
+	}
+	return nil
 }
 
 func sweepGains(het, hom, delta float64) Gains { return Gains{Het: het, Hom: hom, Delta: delta} }

@@ -213,6 +213,12 @@ func TestSweepErrors(t *testing.T) {
 		{"kind", func(s *gain.SweepSpec) { s.Kind = 7 }, gain.ErrOperator, "kind"},
 		{"resume off grid", func(s *gain.SweepSpec) { s.Resume = []gain.Cell{{I: 0, J: 0, Outer: -2, Inner: 0.6}} }, gain.ErrParam, "not on the grid"},
 		{"resume out of range", func(s *gain.SweepSpec) { s.Resume = []gain.Cell{{I: 3, J: 0}} }, gain.ErrParam, "not on the grid"},
+		{"resume NaN", func(s *gain.SweepSpec) {
+			s.Resume = []gain.Cell{{I: 1, J: 2, Outer: 0, Inner: 2, Gains: gain.Gains{Het: math.NaN(), Hom: math.Inf(1), Delta: math.NaN()}}}
+		}, gain.ErrParam, "resumed cell (I = 1, J = 2, τ = 0, t = 2) has Het = NaN"},
+		{"resume Inf", func(s *gain.SweepSpec) {
+			s.Resume = []gain.Cell{{I: 0, J: 0, Outer: -2, Inner: 0.5, Gains: gain.Gains{Het: 1, Hom: math.Inf(-1), Delta: math.Inf(1)}}}
+		}, gain.ErrParam, "has Hom = -Inf: value is infinite"},
 	}
 	for _, c := range cases {
 		spec := smallSpec(t)
@@ -224,7 +230,7 @@ func TestSweepErrors(t *testing.T) {
 		}
 		c.edit(&spec)
 		_, err := gain.Sweep(spec)
-		if !errors.Is(err, c.target) || !strings.Contains(err.Error(), c.text) {
+		if !errors.Is(err, c.target) || err == nil || !strings.Contains(err.Error(), c.text) {
 			t.Errorf("%s: error %v, want %v containing %q", c.name, err, c.target, c.text)
 		}
 		if called != 0 {
@@ -266,6 +272,15 @@ func TestSweepCellErrors(t *testing.T) {
 	}
 	if _, err := gain.Sweep(spec); err == nil || !strings.Contains(err.Error(), "solver bug") {
 		t.Errorf("panic in Solve: got %v", err)
+	}
+
+	spec = smallSpec(t)
+	spec.Solve = func(r *aggregators.Reward, n, m int, k gain.Allocation, o *gain.Options) (gain.Gains, error) {
+		return gain.Gains{Het: math.NaN(), Hom: 1, Delta: math.NaN()}, nil
+	}
+	if _, err := gain.Sweep(spec); !errors.Is(err, gain.ErrOperator) || !errors.Is(err, aggregators.ErrNaN) ||
+		!strings.Contains(err.Error(), "Solve returned Het = NaN") {
+		t.Errorf("Solve returning NaN: got %v", err)
 	}
 
 	spec = smallSpec(t)
