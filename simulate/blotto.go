@@ -2,7 +2,6 @@ package simulate
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/hetgain/hetgain/aggregators"
@@ -33,8 +32,8 @@ import (
 //
 // Every colonel observes the battlefield values V_0, ..., V_{M-1}
 // (ObsDim M). An episode has a fixed number of steps (1 for the one-shot
-// game). Parameters: "V[0]", ..., "V[M-1]", the battlefield values (finite,
-// >= 0); setting them changes the reward from the next step on.
+// game). Parameters: "V[0]", ..., "V[M-1]", the battlefield values (in
+// [0, MaxPhysical]); setting them changes the reward from the next step on.
 //
 // Blotto is a DifferentiableEnv: the reward is a step function of the
 // efforts, so the derivative of the return with respect to V_j is the
@@ -62,7 +61,8 @@ const streamBlottoAdversary uint64 = 0xb1077
 // NewBlotto returns Team Colonel Blotto with batch elements, agents
 // colonels, episodes of steps steps and one battlefield per element of
 // fields (copied). It returns an error wrapping ErrConfig if a size is
-// below 1 or a battlefield is invalid (see aggregators.NewBlottoField).
+// below 1, a battlefield is invalid (see aggregators.NewBlottoField) or
+// its value V exceeds MaxPhysical.
 func NewBlotto(batch, agents, steps int, fields []aggregators.BlottoField) (*Blotto, error) {
 	if batch < 1 || agents < 1 || steps < 1 || len(fields) < 1 {
 		return nil, fmt.Errorf("simulate: blotto with batch %d, %d colonels, %d steps, %d battlefields (need all >= 1): %w",
@@ -79,6 +79,9 @@ func NewBlotto(batch, agents, steps int, fields []aggregators.BlottoField) (*Blo
 		}
 		if err := aggregators.Check(c, []float64{0}); err != nil {
 			return nil, fmt.Errorf("simulate: blotto battlefield %d: %v: %w", j, err, ErrConfig)
+		}
+		if c.V > MaxPhysical {
+			return nil, fmt.Errorf("simulate: blotto battlefield %d: value V = %v above MaxPhysical = %g: %w", j, c.V, MaxPhysical, ErrConfig)
 		}
 		g.fields[j] = c
 		g.cum[j] = make([]float64, len(c.Probs))
@@ -172,8 +175,8 @@ func (g *Blotto) paramIndex(name string) int {
 }
 
 // SetParams sets the named battlefield values (all or nothing). An unknown
-// name, or a value that is NaN, infinite or negative, is an error wrapping
-// ErrParam.
+// name, or a value that is NaN or outside [0, MaxPhysical], is an error
+// wrapping ErrParam.
 func (g *Blotto) SetParams(p Params) error {
 	if len(p.Names) != len(p.Values) {
 		return fmt.Errorf("simulate: blotto: %d names and %d values: %w", len(p.Names), len(p.Values), ErrParam)
@@ -183,8 +186,8 @@ func (g *Blotto) SetParams(p Params) error {
 		if g.paramIndex(name) < 0 {
 			return fmt.Errorf("simulate: blotto has no parameter %q (have %v): %w", name, g.names, ErrParam)
 		}
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return fmt.Errorf("simulate: blotto: parameter %q = %v must be finite and non-negative: %w", name, v, ErrParam)
+		if !(v >= 0 && v <= MaxPhysical) {
+			return fmt.Errorf("simulate: blotto: parameter %q = %v outside [0, %g]: %w", name, v, MaxPhysical, ErrParam)
 		}
 	}
 	for k, name := range p.Names {

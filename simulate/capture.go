@@ -88,8 +88,8 @@ type CaptureConfig struct {
 // Parameters θ: the reward's "U.t", "T.t" (or "T0.t", ...), "drag"
 // (default 0.25, in [0, 1]), "force" (default 1, in [0, MaxPhysical]),
 // "goal.x" (default 1.1) or, with FixedGoals, "goal0.x", "goal0.y", ...
-// (in the world's box), and "sensor.range" (default 0.35, >= 0) with the
-// sensor.
+// (in the world's box), and "sensor.range" (default 0.35, in
+// [0, MaxPhysical]) with the sensor.
 type Capture struct {
 	cfg         CaptureConfig
 	b, n, m, od int
@@ -284,8 +284,8 @@ func (c *Capture) SetParams(p Params) error {
 			}
 			gx = v
 		case name == "sensor.range" && c.rays > 0:
-			if v < 0 {
-				return bad("[0, +Inf)")
+			if v < 0 || v > MaxPhysical {
+				return bad(fmt.Sprintf("[0, %g]", MaxPhysical))
 			}
 			sr = v
 		default:

@@ -91,7 +91,7 @@ func (c *Capture) ReturnGradient(pol Policy, seed int64, params []string) ([]flo
 	t.act, t.dAct, t.z = alloc(2), alloc(2*K), alloc(2)
 	t.d, t.dd, t.e, t.de = alloc(N*M), alloc(N*M*K), alloc(N*M), alloc(N*M*K)
 	t.dR, t.dS = alloc(K), alloc(K)
-	ret, grad, err := gradientsOverBatch(c.b, K, func(b int, g []float64) (float64, error) {
+	ret, grad, err := gradientsOverBatch(c.Name(), c.b, K, func(b int, g []float64) (float64, error) {
 		return c.elementGradient(b, pol, seed, sl, t, g)
 	})
 	if err != nil {

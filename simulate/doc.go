@@ -29,9 +29,10 @@
 // "drag", "force", "escaper.force", "chaser.speed", "escaper.speed",
 // "obstacle.radius", "shaping", "penalty"; for Blotto the battlefield
 // values "V[j]"; for Foraging the item levels "L[j]". Read it with Params
-// and change it with SetParams. Forces and speed caps are at most
+// and change it with SetParams. Forces, speed caps, Capture's sensor
+// range, Tag's reward weights and Blotto's battlefield values are at most
 // MaxPhysical, and fixed goals lie in Capture's world box, so that the
-// physics stays finite.
+// physics and the rewards stay finite.
 //
 // # Differentiation
 //

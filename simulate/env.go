@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/hetgain/hetgain/aggregators"
 )
 
 // Errors wrapped by the errors of the environments, for errors.Is.
@@ -24,9 +26,11 @@ var (
 	ErrDone = errors.New("episode done")
 )
 
-// MaxPhysical is the largest force multiplier and speed cap the
-// embodied environments accept: a million times their defaults' order,
-// and small enough that squared speeds stay finite.
+// MaxPhysical is the largest force multiplier, speed cap, sensor range
+// (Capture), reward weight (Tag's "shaping" and "penalty") and battlefield
+// value (Blotto) the environments accept: a million times their defaults'
+// order, small enough that squared speeds stay finite and that rewards
+// and returns stay far from overflow.
 const MaxPhysical = 1e6
 
 // Space describes the action space of one agent.
@@ -326,4 +330,32 @@ func actionError(env string, space Space, b, i, c int, v float64, bad string) er
 		return fmt.Errorf("simulate: %s: batch %d agent %d: action %v is %s: %w", env, b, i, v, bad, ErrAction)
 	}
 	return fmt.Errorf("simulate: %s: batch %d agent %d: action[%d] = %v is %s: %w", env, b, i, c, v, bad, ErrAction)
+}
+
+// checkFiniteReturn returns an error wrapping aggregators.ErrInf (or
+// ErrNaN) if the return r of batch element b, or one of its derivatives
+// grad, is not finite: the rewards of an episode may each be finite and
+// still add up to more than the largest float64.
+func checkFiniteReturn(env string, b int, r float64, grad []float64) error {
+	if err := nonFinite(r); err != nil {
+		return fmt.Errorf("simulate: %s: the return of batch element %d is %v: %w", env, b, r, err)
+	}
+	for k, d := range grad {
+		if err := nonFinite(d); err != nil {
+			return fmt.Errorf("simulate: %s: derivative %d of the return of batch element %d is %v: %w", env, k, b, d, err)
+		}
+	}
+	return nil
+}
+
+// nonFinite returns aggregators.ErrNaN or ErrInf if v is NaN or
+// infinite, else nil.
+func nonFinite(v float64) error {
+	switch {
+	case math.IsNaN(v):
+		return aggregators.ErrNaN
+	case math.IsInf(v, 0):
+		return aggregators.ErrInf
+	}
+	return nil
 }

@@ -68,6 +68,9 @@ func FuzzSetParams(f *testing.F) {
 	f.Add(uint8(6), uint8(9), -1.0, uint8(8), math.Inf(1), int64(7))
 	f.Add(uint8(7), uint8(0), 5.0, uint8(2), 0.0, int64(8))
 	f.Add(uint8(8), uint8(0), 2.0, uint8(1), 0.5, int64(9))
+	f.Add(uint8(5), uint8(8), 1e308, uint8(9), 1e308, int64(10)) // Tag's shaping and penalty
+	f.Add(uint8(7), uint8(0), 1e308, uint8(1), 1e308, int64(11)) // Blotto's values
+	f.Add(uint8(3), uint8(5), 1e308, uint8(0), 1.0, int64(12))   // Capture's sensor range
 	f.Fuzz(func(t *testing.T, kind, i uint8, v float64, k uint8, w float64, seed int64) {
 		env := fuzzEnv(t, kind)
 		before := env.Params()

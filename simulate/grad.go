@@ -15,7 +15,9 @@ type DifferentiableEnv interface {
 	// with pol (the policy noise of Rollout) and returns the undiscounted
 	// return of each batch element and its derivatives with respect to the
 	// named parameters, [B][K] in the order of params. Forward-mode
-	// differentiation carries K tangents along the episode.
+	// differentiation carries K tangents along the episode. A return or
+	// derivative that is not finite is an error wrapping
+	// aggregators.ErrInf or ErrNaN.
 	ReturnGradient(pol Policy, seed int64, params []string) (ret []float64, grad [][]float64, err error)
 }
 
@@ -122,8 +124,9 @@ func gainOf(rh []float64, gh [][]float64, ro []float64, gHom [][]float64, k int)
 
 // gradientsOverBatch runs element for every batch element b, one after
 // another, giving it a fresh gradient slice of length k, and collects the
-// returns and gradients. It stops at the first error.
-func gradientsOverBatch(batch, k int, element func(b int, grad []float64) (float64, error)) ([]float64, [][]float64, error) {
+// returns and gradients of the environment named env. It stops at the
+// first error, a return or derivative that is not finite among them.
+func gradientsOverBatch(env string, batch, k int, element func(b int, grad []float64) (float64, error)) ([]float64, [][]float64, error) {
 	ret := make([]float64, batch)
 	grad := make([][]float64, batch)
 	for b := 0; b < batch; b++ {
@@ -133,6 +136,9 @@ func gradientsOverBatch(batch, k int, element func(b int, grad []float64) (float
 			return nil, nil, err
 		}
 		ret[b] = r
+		if err := checkFiniteReturn(env, b, r, grad[b]); err != nil {
+			return nil, nil, err
+		}
 	}
 	return ret, grad, nil
 }

@@ -342,6 +342,9 @@ func (g *MatrixGame) ReturnGradient(pol Policy, seed int64, params []string) ([]
 		if err != nil {
 			return nil, nil, fmt.Errorf("simulate: %s: batch %d: %w", g.Name(), b, err)
 		}
+		if err := checkFiniteReturn(g.Name(), b, r, grad[b]); err != nil {
+			return nil, nil, err
+		}
 		ret[b] = r
 		g.rew[b] = r
 		copy(g.eff[b*n*m:(b+1)*n*m], eff)

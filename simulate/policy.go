@@ -223,7 +223,9 @@ func validatePolicy(pol Policy, env Env) error {
 // policy noise of batch element b from a stream determined by (seed, b)
 // alone (the same noise that ReturnGradient uses). It returns the
 // undiscounted return of each batch element, and records element
-// rec.Element into rec if rec is not nil.
+// rec.Element into rec if rec is not nil. A return that is not finite
+// (rewards that add up past the largest float64) is an error wrapping
+// aggregators.ErrInf.
 func Rollout(env Env, pol Policy, seed int64, rec *Recorder) ([]float64, error) {
 	ret := make([]float64, env.Batch())
 	err := play(env, pol, seed, rec, func(live []bool) {
@@ -236,6 +238,11 @@ func Rollout(env Env, pol Policy, seed int64, rec *Recorder) ([]float64, error) 
 	})
 	if err != nil {
 		return nil, err
+	}
+	for b, r := range ret {
+		if err := checkFiniteReturn(env.Name(), b, r, nil); err != nil {
+			return nil, err
+		}
 	}
 	return ret, nil
 }

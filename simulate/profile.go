@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/hetgain/hetgain/aggregators"
 )
 
 // EffortProfile says how a team spread its effort over the tasks in a
@@ -52,7 +54,8 @@ type EffortProfile struct {
 
 // Profile plays one episode in every batch element of env as Rollout does
 // (same seed, same policy noise, so the same episodes) and returns the
-// profile of the efforts the agents produced. It returns Rollout's errors.
+// profile of the efforts the agents produced. It returns Rollout's errors,
+// a non-finite return among them.
 func Profile(env Env, pol Policy, seed int64) (*EffortProfile, error) {
 	B, N, M := env.Batch(), env.Agents(), env.Tasks()
 	p := &EffortProfile{Agents: N, Tasks: M, Effort: make([]float64, N*M), Covered: make([]float64, M+1)}
@@ -85,9 +88,17 @@ func Profile(env Env, pol Policy, seed int64) (*EffortProfile, error) {
 		}
 		p.Diversity /= float64(p.Steps)
 	}
+	for b, r := range ret {
+		if err := checkFiniteReturn(env.Name(), b, r, nil); err != nil {
+			return nil, err
+		}
+	}
 	sum := 0.0
 	for _, r := range ret {
 		sum += r
+	}
+	if math.IsInf(sum, 0) {
+		return nil, fmt.Errorf("simulate: %s: the returns of the batch sum to %v: %w", env.Name(), sum, aggregators.ErrInf)
 	}
 	p.Return = sum / float64(B)
 	return p, nil

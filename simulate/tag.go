@@ -161,7 +161,8 @@ type TagConfig struct {
 // Parameters θ: the reward's "U.t", "T.t" (or "T0.t", ...), "drag" (in
 // [0, 1]), "force", "escaper.force" (in [0, MaxPhysical]), "chaser.speed",
 // "escaper.speed" (in (0, MaxPhysical]), "obstacle.radius" (in [0, 0.35], only with
-// obstacles), "shaping" and "penalty" (>= 0). All take effect at once.
+// obstacles), "shaping" and "penalty" (in [0, MaxPhysical]). All take
+// effect at once.
 // ReturnGradient differentiates the return with respect to any of them.
 //
 // For plotting (Embodied), AgentPositions are the chasers' and
@@ -338,14 +339,7 @@ func (g *Tag) SetParams(p Params) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return bad("the finite numbers")
 		}
-		nonNeg := func(dst *float64) error {
-			if v < 0 {
-				return bad("[0, +Inf)")
-			}
-			*dst = v
-			return nil
-		}
-		force := func(dst *float64) error {
+		capped := func(dst *float64) error { // forces and reward weights
 			if v < 0 || v > MaxPhysical {
 				return bad(fmt.Sprintf("[0, %g]", MaxPhysical))
 			}
@@ -367,9 +361,9 @@ func (g *Tag) SetParams(p Params) error {
 			}
 			drag = v
 		case name == "force":
-			err = force(&chaserForce)
+			err = capped(&chaserForce)
 		case name == "escaper.force":
-			err = force(&escForce)
+			err = capped(&escForce)
 		case name == "chaser.speed":
 			err = speed(&cs)
 		case name == "escaper.speed":
@@ -380,9 +374,9 @@ func (g *Tag) SetParams(p Params) error {
 			}
 			obr = v
 		case name == "shaping":
-			err = nonNeg(&sh)
+			err = capped(&sh)
 		case name == "penalty":
-			err = nonNeg(&pen)
+			err = capped(&pen)
 		default:
 			if r, err = withRewardParam(r, name, v); err != nil {
 				return fmt.Errorf("simulate: tag: %w (parameters: %v)", err, g.Params().Names)

@@ -100,7 +100,7 @@ func (g *Tag) ReturnGradient(pol Policy, seed int64, params []string) ([]float64
 	t.e, t.de = alloc(N*M), alloc(N*M*K)
 	t.dR, t.dDist = alloc(K), alloc(K)
 	t.dh, t.dn = alloc(2*K), alloc(2*K)
-	ret, grad, err := gradientsOverBatch(g.b, K, func(b int, gr []float64) (float64, error) {
+	ret, grad, err := gradientsOverBatch(g.Name(), g.b, K, func(b int, gr []float64) (float64, error) {
 		return g.elementGradient(b, pol, seed, sl, t, gr)
 	})
 	if err != nil {

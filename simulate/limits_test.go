@@ -1,0 +1,157 @@
+package simulate
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/hetgain/hetgain/aggregators"
+)
+
+// wantErr fails unless err wraps every target and mentions every text.
+func wantErr(t *testing.T, what string, err error, targets []error, texts ...string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error, want one wrapping %v", what, targets)
+		return
+	}
+	for _, target := range targets {
+		if !errors.Is(err, target) {
+			t.Errorf("%s: error %q does not wrap %q", what, err, target)
+		}
+	}
+	for _, s := range texts {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("%s: error %q does not mention %q", what, err, s)
+		}
+	}
+}
+
+// TestParamCaps checks that the parameters that scale a reward or an
+// observation (Blotto's values, Tag's shaping and penalty, Capture's
+// sensor range) are at most MaxPhysical, so that no episode's reward
+// overflows, and that MaxPhysical itself gives finite rewards.
+func TestParamCaps(t *testing.T) {
+	huge := aggregators.BlottoField{V: 1e308, Troops: []float64{0}, Probs: []float64{1}}
+	_, err := NewBlotto(1, 2, 1, []aggregators.BlottoField{huge, huge})
+	wantErr(t, "NewBlotto with V = 1e308", err, []error{ErrConfig}, "battlefield 0", "MaxPhysical")
+
+	ok := aggregators.BlottoField{V: 1, Troops: []float64{0}, Probs: []float64{1}}
+	bl, err := NewBlotto(1, 2, 3, []aggregators.BlottoField{ok, ok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = bl.SetParams(Params{Names: []string{"V[0]", "V[1]"}, Values: []float64{1e308, 1e308}})
+	wantErr(t, "Blotto V = 1e308", err, []error{ErrParam}, `"V[0]" = 1e+308`)
+	if err := bl.SetParams(Params{Names: []string{"V[0]", "V[1]"}, Values: []float64{MaxPhysical, MaxPhysical}}); err != nil {
+		t.Fatalf("Blotto V = MaxPhysical: %v", err)
+	}
+	if ret, err := Rollout(bl, ConstantPolicy{Actions: [][]float64{{0, 0}}}, 1, nil); err != nil || ret[0] != 3*2*MaxPhysical {
+		t.Errorf("Blotto at V = MaxPhysical: return %v, %v; want %v", ret, err, 3*2*MaxPhysical)
+	}
+
+	tg := newTag(t, TagConfig{Batch: 1, EpisodeLength: 5})
+	for _, name := range []string{"shaping", "penalty"} {
+		before := tg.Params()
+		err := tg.SetParams(Params{Names: []string{name}, Values: []float64{1e308}})
+		wantErr(t, "Tag "+name+" = 1e308", err, []error{ErrParam}, name, "outside [0, 1e+06]")
+		if after := tg.Params(); after.String() != before.String() {
+			t.Errorf("failed SetParams changed θ: %v -> %v", before, after)
+		}
+	}
+	if err := tg.SetParams(Params{Names: []string{"shaping", "penalty"}, Values: []float64{MaxPhysical, MaxPhysical}}); err != nil {
+		t.Fatalf("Tag shaping and penalty = MaxPhysical: %v", err)
+	}
+	ret, err := Rollout(tg, ConstantPolicy{Actions: [][]float64{{1, 1}}}, 1, nil)
+	if err != nil || math.IsInf(ret[0], 0) || math.IsNaN(ret[0]) || !(ret[0] < 0) {
+		t.Errorf("Tag at MaxPhysical weights: return %v, %v; want finite and negative", ret, err)
+	}
+
+	c := newCapture(t, CaptureConfig{Batch: 1, Sensor: true, EpisodeLength: 3})
+	err = c.SetParams(Params{Names: []string{"sensor.range"}, Values: []float64{1e308}})
+	wantErr(t, "Capture sensor.range = 1e308", err, []error{ErrParam}, "sensor.range")
+	if err := c.SetParams(Params{Names: []string{"sensor.range"}, Values: []float64{MaxPhysical}}); err != nil {
+		t.Errorf("Capture sensor.range = MaxPhysical: %v", err)
+	}
+}
+
+// overflowEnv is a one-agent environment whose every step rewards batch
+// element b with Rewards[b], so that a return can overflow although each
+// reward is finite.
+type overflowEnv struct {
+	Rewards []float64
+	Steps   int
+	t       int
+	rew     []float64
+	done    []bool
+}
+
+func (e *overflowEnv) Name() string { return "overflow" }
+func (e *overflowEnv) Batch() int   { return len(e.Rewards) }
+func (e *overflowEnv) Agents() int  { return 1 }
+func (e *overflowEnv) Tasks() int   { return 1 }
+func (e *overflowEnv) ObsDim() int  { return 1 }
+func (e *overflowEnv) ActionSpace() Space {
+	return Space{Dim: 1, Low: []float64{-1}, High: []float64{1}}
+}
+func (e *overflowEnv) Params() Params         { return Params{} }
+func (e *overflowEnv) SetParams(Params) error { return nil }
+func (e *overflowEnv) Obs() []float64         { return make([]float64, len(e.Rewards)) }
+func (e *overflowEnv) Reward() []float64      { return e.rew }
+func (e *overflowEnv) Effort() []float64      { return make([]float64, len(e.Rewards)) }
+func (e *overflowEnv) Done() []bool           { return e.done }
+func (e *overflowEnv) EpisodeLength() int     { return e.Steps }
+
+func (e *overflowEnv) Reset(int64) error {
+	e.t = 0
+	e.rew = make([]float64, len(e.Rewards))
+	e.done = make([]bool, len(e.Rewards))
+	return nil
+}
+
+func (e *overflowEnv) Step([]float64) error {
+	copy(e.rew, e.Rewards)
+	e.t++
+	for b := range e.done {
+		e.done[b] = e.t >= e.Steps
+	}
+	return nil
+}
+
+// TestNonFiniteReturn checks that Rollout, Profile and ReturnGradient's
+// batch loop report a return that overflows, naming the batch element,
+// instead of returning ±Inf.
+func TestNonFiniteReturn(t *testing.T) {
+	env := &overflowEnv{Rewards: []float64{1, 1e308}, Steps: 2}
+	pol := ConstantPolicy{Actions: [][]float64{{0}}}
+	ret, err := Rollout(env, pol, 1, nil)
+	wantErr(t, "Rollout", err, []error{aggregators.ErrInf}, "simulate: overflow: the return of batch element 1 is +Inf")
+	if ret != nil {
+		t.Errorf("Rollout returned %v with its error", ret)
+	}
+	p, err := Profile(env, pol, 1)
+	wantErr(t, "Profile", err, []error{aggregators.ErrInf}, "batch element 1")
+	if p != nil {
+		t.Errorf("Profile returned %v with its error", p)
+	}
+	env = &overflowEnv{Rewards: []float64{1e308, 1e308}, Steps: 1}
+	_, err = Profile(env, pol, 1)
+	wantErr(t, "Profile, sum over the batch", err, []error{aggregators.ErrInf}, "returns of the batch sum to +Inf")
+
+	_, _, err = gradientsOverBatch("test", 3, 1, func(b int, grad []float64) (float64, error) {
+		grad[0] = 1
+		if b == 2 {
+			grad[0] = math.NaN()
+		}
+		return 1, nil
+	})
+	wantErr(t, "gradient", err, []error{aggregators.ErrNaN}, "simulate: test: derivative 0 of the return of batch element 2 is NaN")
+	_, _, err = gradientsOverBatch("test", 3, 0, func(b int, grad []float64) (float64, error) {
+		if b == 1 {
+			return math.Inf(-1), nil
+		}
+		return 1, nil
+	})
+	wantErr(t, "return", err, []error{aggregators.ErrInf}, "batch element 1 is -Inf")
+}
