@@ -61,12 +61,19 @@ const streamBlottoAdversary uint64 = 0xb1077
 // NewBlotto returns Team Colonel Blotto with batch elements, agents
 // colonels, episodes of steps steps and one battlefield per element of
 // fields (copied). It returns an error wrapping ErrConfig if a size is
-// below 1, a battlefield is invalid (see aggregators.NewBlottoField) or
-// its value V exceeds MaxPhysical.
+// below 1, steps exceeds MaxEpisodeLength, B·N·M exceeds MaxEnvValues, a
+// battlefield is invalid (see aggregators.NewBlottoField) or its value V
+// exceeds MaxPhysical.
 func NewBlotto(batch, agents, steps int, fields []aggregators.BlottoField) (*Blotto, error) {
 	if batch < 1 || agents < 1 || steps < 1 || len(fields) < 1 {
 		return nil, fmt.Errorf("simulate: blotto with batch %d, %d colonels, %d steps, %d battlefields (need all >= 1): %w",
 			batch, agents, steps, len(fields), ErrConfig)
+	}
+	if err := checkEpisodeLength("blotto", steps); err != nil {
+		return nil, err
+	}
+	if err := checkEnvValues("blotto", "B·N·M", batch, agents, len(fields)); err != nil {
+		return nil, err
 	}
 	m := len(fields)
 	g := &Blotto{batch: batch, n: agents, m: m, steps: steps}

@@ -117,7 +117,11 @@ type Capture struct {
 	captures   int // steps with the capture bonus in ReturnGradient (for tests)
 }
 
-// NewCapture returns Multi-goal-capture configured by cfg (copied).
+// NewCapture returns Multi-goal-capture configured by cfg (copied). It
+// returns an error wrapping ErrConfig if a size is below 1, more agents or
+// goals than the spawn area holds, an episode longer than
+// MaxEpisodeLength, B·N·ObsDim above MaxEnvValues, or an invalid reward or
+// fixed goal.
 func NewCapture(cfg CaptureConfig) (*Capture, error) {
 	if cfg.Agents == 0 {
 		cfg.Agents = 2
@@ -134,6 +138,33 @@ func NewCapture(cfg CaptureConfig) (*Capture, error) {
 	if cfg.Batch < 1 || cfg.Agents < 1 || cfg.Goals < 1 || cfg.EpisodeLength < 1 || cfg.SensorRays < 1 {
 		return nil, fmt.Errorf("simulate: capture with batch %d, %d agents, %d goals, episode length %d, %d rays (need all >= 1): %w",
 			cfg.Batch, cfg.Agents, cfg.Goals, cfg.EpisodeLength, cfg.SensorRays, ErrConfig)
+	}
+	if err := checkEpisodeLength("capture", cfg.EpisodeLength); err != nil {
+		return nil, err
+	}
+	// Fail now, not at some Reset, when the spawn rules cannot be met.
+	if most := captureAgentArea.nodes(); cfg.Agents > most {
+		return nil, fmt.Errorf("simulate: capture: %d agents, at most %d fit %v apart in the spawn area: %w",
+			cfg.Agents, most, CaptureAgentGap, ErrConfig)
+	}
+	if most := captureGoalLine.nodes(); cfg.FixedGoals == nil && cfg.Goals > most {
+		return nil, fmt.Errorf("simulate: capture: %d goals, at most %d fit %v apart on their line (or give FixedGoals): %w",
+			cfg.Goals, most, CaptureGoalGap, ErrConfig)
+	}
+	rays := 0
+	if cfg.Sensor {
+		rays = cfg.SensorRays
+	}
+	// M and the rays alone first, so that ObsDim = 4 + 2M + rays cannot
+	// overflow; B·N·ObsDim then bounds B·N·M too.
+	if err := checkEnvValues("capture", "M", cfg.Goals); err != nil {
+		return nil, err
+	}
+	if err := checkEnvValues("capture", "SensorRays", rays); err != nil {
+		return nil, err
+	}
+	if err := checkEnvValues("capture", "B·N·ObsDim", cfg.Batch, cfg.Agents, 4+2*cfg.Goals+rays); err != nil {
+		return nil, err
 	}
 	rc, err := copyReward(cfg.Reward, cfg.Goals)
 	if err != nil {
@@ -178,15 +209,6 @@ func NewCapture(cfg CaptureConfig) (*Capture, error) {
 	c.rew, c.rewN = make([]float64, B), make([]float64, B)
 	c.done = make([]bool, B)
 	c.p, c.v, c.f, c.d = make([]float64, 2*N), make([]float64, 2*N), make([]float64, 2*N), make([]float64, N*M)
-	// Fail now, not at some Reset, when the spawn rules cannot be met.
-	if most := captureAgentArea.nodes(); N > most {
-		return nil, fmt.Errorf("simulate: capture: %d agents, at most %d fit %v apart in the spawn area: %w",
-			N, most, CaptureAgentGap, ErrConfig)
-	}
-	if most := captureGoalLine.nodes(); c.fixedGoals == nil && M > most {
-		return nil, fmt.Errorf("simulate: capture: %d goals, at most %d fit %v apart on their line (or give FixedGoals): %w",
-			M, most, CaptureGoalGap, ErrConfig)
-	}
 	return c, nil
 }
 

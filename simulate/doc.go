@@ -18,7 +18,10 @@
 // physics of the paper's scenario, optional range sensor), Tag (N chasers
 // against K heuristic escapers among obstacles; Tag2v2 and Tag8v3), Blotto
 // (Team Colonel Blotto against a fixed stochastic adversary) and Foraging
-// (level-based foraging on a grid).
+// (level-based foraging on a grid). Their constructors refuse, with an
+// error wrapping ErrConfig, sizes whose batched arrays would hold more
+// than MaxEnvValues values and episodes longer than MaxEpisodeLength
+// steps.
 //
 // # Parameters
 //

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/hetgain/hetgain/aggregators"
 )
@@ -32,6 +33,17 @@ var (
 // order, small enough that squared speeds stay finite and that rewards
 // and returns stay far from overflow.
 const MaxPhysical = 1e6
+
+// MaxEnvValues is the largest number of values an environment keeps in
+// one of its batched arrays: B·N·ObsDim observations, B·N·M efforts,
+// B·N·ActDim actions, and Foraging's B·Width·Height grid cells. The
+// constructors refuse larger configurations with an error wrapping
+// ErrConfig instead of running out of memory.
+const MaxEnvValues = 1 << 24
+
+// MaxEpisodeLength is the longest episode the environments accept, and
+// the most steps Rollout and Profile play.
+const MaxEpisodeLength = 1 << 24
 
 // Space describes the action space of one agent.
 type Space struct {
@@ -356,6 +368,42 @@ func nonFinite(v float64) error {
 		return aggregators.ErrNaN
 	case math.IsInf(v, 0):
 		return aggregators.ErrInf
+	}
+	return nil
+}
+
+// checkEnvValues returns an error wrapping ErrConfig if the product of
+// sizes, each at least 1, exceeds MaxEnvValues; what names the product,
+// as in "B·N·M".
+func checkEnvValues(env, what string, sizes ...int) error {
+	p := 1
+	for _, s := range sizes {
+		if s > MaxEnvValues/p {
+			return fmt.Errorf("simulate: %s: %s = %s values, more than MaxEnvValues = %d: %w",
+				env, what, formatProduct(sizes), MaxEnvValues, ErrConfig)
+		}
+		p *= s
+	}
+	return nil
+}
+
+// formatProduct writes sizes as "2·3·4".
+func formatProduct(sizes []int) string {
+	s := ""
+	for k, v := range sizes {
+		if k > 0 {
+			s += "·"
+		}
+		s += strconv.Itoa(v)
+	}
+	return s
+}
+
+// checkEpisodeLength returns an error wrapping ErrConfig if steps exceeds
+// MaxEpisodeLength.
+func checkEpisodeLength(env string, steps int) error {
+	if steps > MaxEpisodeLength {
+		return fmt.Errorf("simulate: %s: episode length %d above MaxEpisodeLength = %d: %w", env, steps, MaxEpisodeLength, ErrConfig)
 	}
 	return nil
 }

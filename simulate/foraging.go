@@ -105,8 +105,9 @@ const streamForagingSpawn uint64 = 0xf0a6
 
 // NewForaging returns the level-based foraging environment of cfg (Levels
 // is copied). It returns an error wrapping ErrConfig if a size is below 1,
-// a level below 1, the episode length negative, or the grid has fewer than
-// N + M cells or more than MaxForagingCells.
+// a level below 1, the episode length negative or above MaxEpisodeLength,
+// the grid has fewer than N + M cells or more than MaxForagingCells, or
+// B·Width·Height or B·N·ObsDim exceeds MaxEnvValues.
 func NewForaging(cfg ForagingConfig) (*Foraging, error) {
 	if cfg.Batch < 1 || cfg.Agents < 1 || len(cfg.Levels) < 1 || cfg.Width < 1 || cfg.Height < 1 {
 		return nil, fmt.Errorf("simulate: foraging with batch %d, %d agents, %d items, %dx%d grid (need all >= 1): %w",
@@ -122,9 +123,18 @@ func NewForaging(cfg ForagingConfig) (*Foraging, error) {
 	}
 	n, m := cfg.Agents, len(cfg.Levels)
 	cells := cfg.Width * cfg.Height
-	if cells < n+m {
+	if n > cells || m > cells || cells < n+m {
 		return nil, fmt.Errorf("simulate: foraging grid %dx%d has %d cells, fewer than the %d agents + %d items: %w",
 			cfg.Width, cfg.Height, cells, n, m, ErrConfig)
+	}
+	if err := checkEpisodeLength("foraging", cfg.EpisodeLength); err != nil {
+		return nil, err
+	}
+	if err := checkEnvValues("foraging", "B·Width·Height", cfg.Batch, cells); err != nil {
+		return nil, err
+	}
+	if err := checkEnvValues("foraging", "B·N·ObsDim", cfg.Batch, n, 2+3*m+2*(n-1)); err != nil {
+		return nil, err
 	}
 	e := &Foraging{batch: cfg.Batch, n: n, m: m, w: cfg.Width, h: cfg.Height, steps: cfg.EpisodeLength}
 	if e.steps == 0 {

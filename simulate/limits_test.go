@@ -3,6 +3,7 @@ package simulate
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -154,4 +155,73 @@ func TestNonFiniteReturn(t *testing.T) {
 		return 1, nil
 	})
 	wantErr(t, "return", err, []error{aggregators.ErrInf}, "batch element 1 is -Inf")
+}
+
+// TestSizeCaps checks that every constructor refuses sizes whose arrays
+// would not fit (MaxEnvValues) or whose episodes would not end
+// (MaxEpisodeLength) with an error wrapping ErrConfig, before allocating
+// anything, and that products of sizes do not overflow.
+func TestSizeCaps(t *testing.T) {
+	r := reward(t, "min", "max")
+	field := aggregators.BlottoField{V: 1, Troops: []float64{0}, Probs: []float64{1}}
+	fields := []aggregators.BlottoField{field, field}
+	long := MaxEpisodeLength + 1
+	for _, c := range []struct {
+		name string
+		make func() (Env, error)
+		text string
+	}{
+		{"matrix B", func() (Env, error) { return NewMatrixGame(1<<40, 2, 2, false, r) }, "B·N·M = 1099511627776·2·2 values, more than MaxEnvValues"},
+		{"matrix overflow", func() (Env, error) { return NewMatrixGame(1<<62, 4, 1, false, r) }, "MaxEnvValues"},
+		{"matrix N", func() (Env, error) { return NewMatrixGame(1, 1<<40, 2, true, r) }, "B·N·M"},
+		{"matrix probe", func() (Env, error) { return NewMatrixGame(1, 1, 1<<13, false, r) }, "N·M·M"},
+		{"capture rays", func() (Env, error) {
+			return NewCapture(CaptureConfig{Batch: 1, Reward: r, Sensor: true, SensorRays: 1 << 40})
+		}, "SensorRays"},
+		{"capture rays overflow", func() (Env, error) {
+			return NewCapture(CaptureConfig{Batch: 1, Reward: r, Sensor: true, SensorRays: math.MaxInt})
+		}, "SensorRays"},
+		{"capture B", func() (Env, error) { return NewCapture(CaptureConfig{Batch: 1 << 40, Reward: r}) }, "B·N·ObsDim"},
+		{"capture N", func() (Env, error) { return NewCapture(CaptureConfig{Batch: 1, Agents: 1 << 40, Reward: r}) }, "agents, at most 28"},
+		{"capture fixed goals", func() (Env, error) {
+			return NewCapture(CaptureConfig{Batch: 1 << 20, Goals: 1 << 10, Reward: r, FixedGoals: make([]float64, 1<<11)})
+		}, "B·N·ObsDim"},
+		{"capture length", func() (Env, error) { return NewCapture(CaptureConfig{Batch: 1, Reward: r, EpisodeLength: long}) }, "MaxEpisodeLength"},
+		{"tag B", func() (Env, error) { return NewTag(TagConfig{Batch: 1 << 40, Reward: r}) }, "B·N·ObsDim"},
+		{"tag N + M overflow", func() (Env, error) {
+			return NewTag(TagConfig{Batch: 1, Chasers: math.MaxInt, Escapers: math.MaxInt, Reward: r})
+		}, "at most 9 obstacles and 64 chasers and escapers fit"},
+		{"tag obstacles", func() (Env, error) { return NewTag(TagConfig{Batch: 1, Obstacles: 1 << 40, Reward: r}) }, "at most 9 obstacles"},
+		{"tag length", func() (Env, error) { return NewTag(TagConfig{Batch: 1, Reward: r, EpisodeLength: long}) }, "MaxEpisodeLength"},
+		{"blotto B", func() (Env, error) { return NewBlotto(1<<40, 2, 1, fields) }, "B·N·M"},
+		{"blotto N overflow", func() (Env, error) { return NewBlotto(4, math.MaxInt, 1, fields) }, "B·N·M"},
+		{"blotto length", func() (Env, error) { return NewBlotto(1, 2, long, fields) }, "MaxEpisodeLength"},
+		{"foraging B", func() (Env, error) {
+			return NewForaging(ForagingConfig{Batch: 1 << 40, Agents: 2, Width: 4, Height: 4, Levels: []int{1}})
+		}, "B·Width·Height"},
+		{"foraging N overflow", func() (Env, error) {
+			return NewForaging(ForagingConfig{Batch: 1, Agents: math.MaxInt, Width: 4, Height: 4, Levels: []int{1}})
+		}, "fewer than"},
+		{"foraging N", func() (Env, error) {
+			return NewForaging(ForagingConfig{Batch: 1, Agents: 1 << 19, Width: 1 << 10, Height: 1 << 10, Levels: []int{1}})
+		}, "B·N·ObsDim"},
+		{"foraging length", func() (Env, error) {
+			return NewForaging(ForagingConfig{Batch: 1, Agents: 2, Width: 4, Height: 4, Levels: []int{1}, EpisodeLength: long})
+		}, "MaxEpisodeLength"},
+	} {
+		env, err := c.make()
+		wantErr(t, c.name, err, []error{ErrConfig}, c.text)
+		if env != nil && !reflect.ValueOf(env).IsNil() {
+			t.Errorf("%s: environment returned with the error", c.name)
+		}
+	}
+	// At the caps.
+	if !testing.Short() {
+		if _, err := NewMatrixGame(1, 1, 1<<12, false, r); err != nil {
+			t.Errorf("N·M·M = MaxEnvValues: %v", err)
+		}
+	}
+	if _, err := NewBlotto(1, 2, MaxEpisodeLength, fields); err != nil {
+		t.Errorf("episode of MaxEpisodeLength steps: %v", err)
+	}
 }

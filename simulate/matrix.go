@@ -39,11 +39,20 @@ type MatrixGame struct {
 
 // NewMatrixGame returns the matrix game with batch elements, agents agents
 // and tasks tasks, continuous or discrete, with team reward r (copied: later
-// changes to r do not affect the game; use SetParams).
+// changes to r do not affect the game; use SetParams). It returns an error
+// wrapping ErrConfig if a size is below 1, if B·N·M exceeds MaxEnvValues,
+// or if N·M·M does (the reward is tried with every agent on each task in
+// turn, N·M·M work, here and in SetParams), or if r is invalid.
 func NewMatrixGame(batch, agents, tasks int, discrete bool, r *aggregators.Reward) (*MatrixGame, error) {
 	if batch < 1 || agents < 1 || tasks < 1 {
 		return nil, fmt.Errorf("simulate: matrix game with batch %d, %d agents, %d tasks (need all >= 1): %w",
 			batch, agents, tasks, ErrConfig)
+	}
+	if err := checkEnvValues("matrix game", "B·N·M", batch, agents, tasks); err != nil {
+		return nil, err
+	}
+	if err := checkEnvValues("matrix game", "N·M·M (trying the reward on every task)", agents, tasks, tasks); err != nil {
+		return nil, err
 	}
 	rc, err := copyReward(r, tasks)
 	if err != nil {

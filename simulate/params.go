@@ -49,9 +49,12 @@ func copyReward(r *aggregators.Reward, m int) (aggregators.Reward, error) {
 // the environments do not apply it.
 func probeReward(r aggregators.Reward, n, m int, kind error) error {
 	r.Budget = math.Inf(1)
+	a := mat.NewDense(n, m, nil)
 	for j := 0; j < m; j++ {
-		a := mat.NewDense(n, m, nil)
 		for i := 0; i < n; i++ {
+			if j > 0 {
+				a.Set(i, j-1, 0)
+			}
 			a.Set(i, j, 1)
 		}
 		if _, err := r.Value(a); err != nil {

@@ -282,7 +282,7 @@ func play(env Env, pol Policy, seed int64, rec *Recorder, afterStep func(live []
 			live[b] = !d
 			all = all && d
 		}
-		if all || steps > 1<<24 {
+		if all || steps > MaxEpisodeLength {
 			return nil
 		}
 		obs := env.Obs()

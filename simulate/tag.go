@@ -196,7 +196,11 @@ type Tag struct {
 	walls, contacts, caps, captures int
 }
 
-// NewTag returns Tag configured by cfg (copied).
+// NewTag returns Tag configured by cfg (copied). It returns an error
+// wrapping ErrConfig if a size is below 1 (obstacles below 0), more
+// obstacles or agents than the spawn rules place (see Tag), an episode
+// longer than MaxEpisodeLength, B·N·ObsDim above MaxEnvValues, or an
+// invalid reward.
 func NewTag(cfg TagConfig) (*Tag, error) {
 	if cfg.Chasers == 0 {
 		cfg.Chasers = 2
@@ -216,6 +220,20 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	if cfg.Batch < 1 || cfg.Chasers < 1 || cfg.Escapers < 1 || cfg.Obstacles < 0 || cfg.EpisodeLength < 1 {
 		return nil, fmt.Errorf("simulate: tag with batch %d, %d chasers, %d escapers, %d obstacles, episode length %d (need batch, chasers, escapers, length >= 1 and obstacles >= 0): %w",
 			cfg.Batch, cfg.Chasers, cfg.Escapers, cfg.Obstacles, cfg.EpisodeLength, ErrConfig)
+	}
+	if err := checkEpisodeLength("tag", cfg.EpisodeLength); err != nil {
+		return nil, err
+	}
+	// Fail now, not at some Reset, when the spawn rules cannot be met:
+	// always beyond the lattices' nodes; beyond what they are sure to
+	// hold, when one spawn fails (below).
+	maxO, maxE := tagObstacleArea.nodes(), tagAgentArea.nodes()
+	if cfg.Obstacles > maxO || cfg.Chasers > maxE || cfg.Escapers > maxE || cfg.Chasers+cfg.Escapers > maxE {
+		return nil, fmt.Errorf("simulate: tag: %d obstacles, %d chasers and %d escapers; at most %d obstacles and %d chasers and escapers fit: %w",
+			cfg.Obstacles, cfg.Chasers, cfg.Escapers, maxO, maxE, ErrConfig)
+	}
+	if err := checkEnvValues("tag", "B·N·ObsDim", cfg.Batch, cfg.Chasers, 4+4*cfg.Escapers+2*(cfg.Chasers-1)+2*cfg.Obstacles); err != nil {
+		return nil, err
 	}
 	rc, err := copyReward(cfg.Reward, cfg.Escapers)
 	if err != nil {
@@ -241,14 +259,6 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	g.done = make([]bool, B)
 	g.p, g.v, g.f = make([]float64, 2*E), make([]float64, 2*E), make([]float64, 2*E)
 	g.pushed = make([]bool, E)
-	// Fail now, not at some Reset, when the spawn rules cannot be met:
-	// always beyond the lattices' nodes; beyond what they are sure to
-	// hold, when one spawn fails.
-	maxO, maxE := tagObstacleArea.nodes(), tagAgentArea.nodes()
-	if O > maxO || E > maxE {
-		return nil, fmt.Errorf("simulate: tag: %d obstacles and %d chasers and escapers; at most %d obstacles and %d chasers and escapers fit: %w",
-			O, E, maxO, maxE, ErrConfig)
-	}
 	if E > tagSureAgents(O) {
 		if err := g.spawn(0, 0); err != nil {
 			return nil, err
