@@ -707,17 +707,23 @@ func (c *Capture) Effort() []float64 { return c.eff }
 func (c *Capture) Done() []bool { return c.done }
 
 // AgentPositions returns the flat [N][2] agent positions of element b.
+// It panics if b is outside [0, Batch()).
 func (c *Capture) AgentPositions(b int) []float64 {
+	checkElement("capture", b, c.b)
 	return append([]float64(nil), c.pos[b*c.n*2:(b+1)*c.n*2]...)
 }
 
 // AgentVelocities returns the flat [N][2] agent velocities of element b.
+// It panics if b is outside [0, Batch()).
 func (c *Capture) AgentVelocities(b int) []float64 {
+	checkElement("capture", b, c.b)
 	return append([]float64(nil), c.vel[b*c.n*2:(b+1)*c.n*2]...)
 }
 
 // TaskPositions returns the flat [M][2] goal positions of element b.
+// It panics if b is outside [0, Batch()).
 func (c *Capture) TaskPositions(b int) []float64 {
+	checkElement("capture", b, c.b)
 	return append([]float64(nil), c.goal[b*c.m*2:(b+1)*c.m*2]...)
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/hetgain/hetgain/aggregators"
@@ -199,7 +200,9 @@ type Env interface {
 }
 
 // Embodied is implemented by environments whose agents and tasks have
-// positions in the plane, for recording and plotting.
+// positions in the plane, for recording and plotting. The position
+// accessors of this package's environments panic with a "simulate: "
+// message if b is outside [0, Batch()).
 type Embodied interface {
 	Env
 	// AgentPositions returns the flat [N][2] agent positions of batch
@@ -406,4 +409,27 @@ func checkEpisodeLength(env string, steps int) error {
 		return fmt.Errorf("simulate: %s: episode length %d above MaxEpisodeLength = %d: %w", env, steps, MaxEpisodeLength, ErrConfig)
 	}
 	return nil
+}
+
+// nilEnv reports whether env is nil or a nil pointer.
+func nilEnv(env Env) bool {
+	if env == nil {
+		return true
+	}
+	v := reflect.ValueOf(env)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// errNilEnv is the error of the functions that take an environment when it
+// is nil.
+func errNilEnv(fn string) error {
+	return fmt.Errorf("simulate: %s: nil environment: %w", fn, ErrConfig)
+}
+
+// checkElement panics with a "simulate: " message if b is not a batch
+// element of an environment named env with batch elements.
+func checkElement(env string, b, batch int) {
+	if b < 0 || b >= batch {
+		panic(fmt.Sprintf("simulate: %s: batch element %d outside [0, %d)", env, b, batch))
+	}
 }

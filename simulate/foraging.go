@@ -481,7 +481,9 @@ func (e *Foraging) Collected() []bool { return e.collected }
 
 // AgentPositions returns the flat [N][2] agent cells (x, y) of batch
 // element b (a new slice).
+// It panics if b is outside [0, Batch()).
 func (e *Foraging) AgentPositions(b int) []float64 {
+	checkElement("foraging", b, e.batch)
 	p := make([]float64, 2*e.n)
 	for i := 0; i < e.n; i++ {
 		p[2*i], p[2*i+1] = float64(e.ax[b*e.n+i]), float64(e.ay[b*e.n+i])
@@ -491,7 +493,9 @@ func (e *Foraging) AgentPositions(b int) []float64 {
 
 // TaskPositions returns the flat [M][2] item cells (x, y) of batch element
 // b (a new slice).
+// It panics if b is outside [0, Batch()).
 func (e *Foraging) TaskPositions(b int) []float64 {
+	checkElement("foraging", b, e.batch)
 	p := make([]float64, 2*e.m)
 	for j := 0; j < e.m; j++ {
 		p[2*j], p[2*j+1] = float64(e.ix[b*e.m+j]), float64(e.iy[b*e.m+j])

@@ -23,16 +23,24 @@ type DifferentiableEnv interface {
 
 // ReturnGradient returns env.ReturnGradient(pol, seed, params): the return
 // of each batch element of the episode played from seed and its gradient
-// [B][K] with respect to the named parameters.
+// [B][K] with respect to the named parameters. A nil env is an error
+// wrapping ErrConfig.
 func ReturnGradient(env DifferentiableEnv, pol Policy, seed int64, params []string) ([]float64, [][]float64, error) {
+	if nilEnv(env) {
+		return nil, nil, errNilEnv("ReturnGradient")
+	}
 	return env.ReturnGradient(pol, seed, params)
 }
 
 // GainGradient returns the empirical heterogeneity gain of HetGPS, the mean
 // return of the heterogeneous team het minus that of the homogeneous team
 // hom over the batch, both played from seed (so both teams meet the same
-// spawns), and its gradient with respect to the named parameters.
+// spawns), and its gradient with respect to the named parameters. A nil
+// env is an error wrapping ErrConfig.
 func GainGradient(env DifferentiableEnv, het, hom Policy, seed int64, params []string) (float64, []float64, error) {
+	if nilEnv(env) {
+		return 0, nil, errNilEnv("GainGradient")
+	}
 	rh, gh, err := env.ReturnGradient(het, seed, params)
 	if err != nil {
 		return 0, nil, err
@@ -52,9 +60,12 @@ func GainGradient(env DifferentiableEnv, het, hom Policy, seed int64, params []s
 // wrapping ErrConfig if they differ in what Env shows of them (name,
 // batch, N, M, observation length, action space, episode length or
 // parameters θ); a difference it cannot see, such as an inner operator
-// without parameters, is the caller's to avoid. It panics if hetEnv and
-// homEnv are the same environment.
+// without parameters, is the caller's to avoid; a nil environment is one
+// too. It panics if hetEnv and homEnv are the same environment.
 func GainGradientConcurrent(hetEnv, homEnv DifferentiableEnv, het, hom Policy, seed int64, params []string) (float64, []float64, error) {
+	if nilEnv(hetEnv) || nilEnv(homEnv) {
+		return 0, nil, errNilEnv("GainGradientConcurrent")
+	}
 	if hetEnv == homEnv {
 		panic("simulate: GainGradientConcurrent needs two distinct environments")
 	}

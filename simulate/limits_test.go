@@ -2,8 +2,10 @@ package simulate
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -224,4 +226,92 @@ func TestSizeCaps(t *testing.T) {
 	if _, err := NewBlotto(1, 2, MaxEpisodeLength, fields); err != nil {
 		t.Errorf("episode of MaxEpisodeLength steps: %v", err)
 	}
+}
+
+// wantPanic fails unless f panics with a message starting "simulate: "
+// and mentioning text.
+func wantPanic(t *testing.T, what, text string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		r := recover()
+		msg, ok := r.(string)
+		if !ok || !strings.HasPrefix(msg, "simulate: ") || !strings.Contains(msg, text) {
+			t.Errorf("%s: panic %v, want a \"simulate: \" message mentioning %q", what, r, text)
+		}
+	}()
+	f()
+}
+
+// TestProgrammerErrors checks that a nil environment is an error where the
+// function returns one, and that the other programmer errors panic with a
+// "simulate: " message instead of an index or makeslice panic.
+func TestProgrammerErrors(t *testing.T) {
+	pol := ConstantPolicy{Actions: [][]float64{{0, 0}}}
+	var nilCapture *Capture
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"Rollout", func() error { _, err := Rollout(nil, pol, 1, nil); return err }()},
+		{"Rollout", func() error { _, err := Rollout(nilCapture, pol, 1, nil); return err }()},
+		{"Profile", func() error { _, err := Profile(nil, pol, 1); return err }()},
+		{"ReturnGradient", func() error { _, _, err := ReturnGradient(nil, pol, 1, nil); return err }()},
+		{"GainGradient", func() error { _, _, err := GainGradient(nil, pol, pol, 1, nil); return err }()},
+		{"GainGradient", func() error { _, _, err := GainGradient(nilCapture, pol, pol, 1, nil); return err }()},
+		{"GainGradientConcurrent", func() error { _, _, err := GainGradientConcurrent(nil, nil, pol, pol, 1, nil); return err }()},
+		{"GainGradientConcurrent", func() error {
+			_, _, err := GainGradientConcurrent(newCapture(t, CaptureConfig{Batch: 1}), nilCapture, pol, pol, 1, nil)
+			return err
+		}()},
+	} {
+		wantErr(t, c.name, c.err, []error{ErrConfig}, "simulate: "+c.name+": nil environment")
+	}
+
+	c := newCapture(t, CaptureConfig{Batch: 2})
+	tg := newTag(t, TagConfig{Batch: 1})
+	fo, err := NewForaging(ForagingConfig{Batch: 2, Agents: 2, Width: 4, Height: 4, Levels: []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []struct {
+		name string
+		f    func(int) []float64
+		b    int
+	}{
+		{"Capture.AgentPositions", c.AgentPositions, 5},
+		{"Capture.AgentVelocities", c.AgentVelocities, 2},
+		{"Capture.TaskPositions", c.TaskPositions, -1},
+		{"Tag.AgentPositions", tg.AgentPositions, 1},
+		{"Tag.AgentVelocities", tg.AgentVelocities, -1},
+		{"Tag.TaskPositions", tg.TaskPositions, -1},
+		{"Tag.EscaperVelocities", tg.EscaperVelocities, 7},
+		{"Tag.ObstaclePositions", tg.ObstaclePositions, 3},
+		{"Foraging.AgentPositions", fo.AgentPositions, 2},
+		{"Foraging.TaskPositions", fo.TaskPositions, -3},
+	} {
+		wantPanic(t, a.name, "batch element "+strconv.Itoa(a.b)+" outside [0, ", func() { a.f(a.b) })
+	}
+	if got := len(c.AgentPositions(1)); got != 4 {
+		t.Errorf("Capture.AgentPositions(1) has %d values, want 4", got)
+	}
+
+	for _, s := range [][3]int{{1, -1, 2}, {-1, 3, 2}, {0, 3, 2}, {2, 3, -1}} {
+		wantPanic(t, fmt.Sprint("NewLinearTanh", s), "NewLinearTanh", func() { NewLinearTanh(s[0], s[1], s[2], 1, 0, 1, 1) })
+	}
+	for _, s := range [][3]int{{1, 1 << 40, 1 << 40}, {1, math.MaxInt, 1}, {1, 1, math.MaxInt}, {math.MaxInt, 1, 1}, {math.MaxInt, 0, 0}} {
+		wantPanic(t, fmt.Sprint("NewLinearTanh", s), "MaxEnvValues", func() { NewLinearTanh(s[0], s[1], s[2], 1, 0, 1, 1) })
+	}
+	if p := NewLinearTanh(2, 0, 0, 1, 0, 1, 1); len(p.W) != 2 {
+		t.Errorf("NewLinearTanh(2, 0, 0): %d weight matrices", len(p.W))
+	}
+
+	for _, p := range []*EffortProfile{{Agents: 2, Tasks: 2}, {Agents: 1 << 62, Tasks: 4, Effort: []float64{1}}, {Agents: -1, Tasks: 3}} {
+		s := p.String()
+		if !strings.Contains(s, fmt.Sprintf("(%d efforts for %d agents x %d tasks)", len(p.Effort), p.Agents, p.Tasks)) {
+			t.Errorf("String of %d x %d with %d efforts: %q", p.Agents, p.Tasks, len(p.Effort), s)
+		}
+	}
+	wantPanic(t, "At", "has 0 efforts", func() { (&EffortProfile{Agents: 2, Tasks: 2}).At(1, 1) })
+	wantPanic(t, "At", "out of range", func() { (&EffortProfile{Agents: 2, Tasks: 2, Effort: make([]float64, 4)}).At(2, 0) })
 }

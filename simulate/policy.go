@@ -157,8 +157,19 @@ func (p LinearTanh) Validate(agents, obsDim, actDim int) error {
 
 // NewLinearTanh returns a LinearTanh policy for agents agents (1 for a
 // shared, homogeneous policy) with weights and biases drawn from a normal
-// distribution of standard deviation std, from the seed.
+// distribution of standard deviation std, from the seed. It panics with a
+// "simulate: " message if agents is below 1, obsDim or actDim is negative,
+// or agents or the weights and biases, agents·actDim·(obsDim+1) values,
+// exceed MaxEnvValues.
 func NewLinearTanh(agents, obsDim, actDim int, std, sigma, scale float64, seed int64) LinearTanh {
+	if agents < 1 || obsDim < 0 || actDim < 0 {
+		panic(fmt.Sprintf("simulate: NewLinearTanh for %d agents, observations of %d values and actions of %d (need agents >= 1, the others >= 0)",
+			agents, obsDim, actDim))
+	}
+	if obsDim >= MaxEnvValues || actDim > MaxEnvValues/(obsDim+1) || agents > MaxEnvValues/max(1, actDim*(obsDim+1)) {
+		panic(fmt.Sprintf("simulate: NewLinearTanh for %d agents, observations of %d values and actions of %d: more than MaxEnvValues = %d agents or weights and biases",
+			agents, obsDim, actDim, MaxEnvValues))
+	}
 	r := newRNG(seed, 0, 3)
 	p := LinearTanh{Sigma: sigma, Scale: scale}
 	for i := 0; i < agents; i++ {
@@ -225,8 +236,11 @@ func validatePolicy(pol Policy, env Env) error {
 // undiscounted return of each batch element, and records element
 // rec.Element into rec if rec is not nil. A return that is not finite
 // (rewards that add up past the largest float64) is an error wrapping
-// aggregators.ErrInf.
+// aggregators.ErrInf, and a nil env or pol one wrapping ErrConfig.
 func Rollout(env Env, pol Policy, seed int64, rec *Recorder) ([]float64, error) {
+	if nilEnv(env) {
+		return nil, errNilEnv("Rollout")
+	}
 	ret := make([]float64, env.Batch())
 	err := play(env, pol, seed, rec, func(live []bool) {
 		rw := env.Reward()

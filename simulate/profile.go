@@ -55,8 +55,11 @@ type EffortProfile struct {
 // Profile plays one episode in every batch element of env as Rollout does
 // (same seed, same policy noise, so the same episodes) and returns the
 // profile of the efforts the agents produced. It returns Rollout's errors,
-// a non-finite return among them.
+// a nil env or a non-finite return among them.
 func Profile(env Env, pol Policy, seed int64) (*EffortProfile, error) {
+	if nilEnv(env) {
+		return nil, errNilEnv("Profile")
+	}
 	B, N, M := env.Batch(), env.Agents(), env.Tasks()
 	p := &EffortProfile{Agents: N, Tasks: M, Effort: make([]float64, N*M), Covered: make([]float64, M+1)}
 	ret := make([]float64, B) // per element, as Rollout sums them
@@ -140,27 +143,51 @@ func rowDistance(a []float64, n, m int) float64 {
 	return sum / float64(n*(n-1)) // ½ · sum / (n(n−1)/2)
 }
 
-// At returns agent i's mean effort on task j. It panics if i or j is out
-// of range.
+// At returns agent i's mean effort on task j. It panics with a
+// "simulate: " message if i or j is out of range or Effort does not hold
+// the Agents x Tasks matrix.
 func (p *EffortProfile) At(i, j int) float64 {
 	if i < 0 || i >= p.Agents || j < 0 || j >= p.Tasks {
 		panic(fmt.Sprintf("simulate: effort profile index (%d, %d) out of range %d x %d", i, j, p.Agents, p.Tasks))
 	}
+	if !p.shapeOK() {
+		panic(fmt.Sprintf("simulate: effort profile of %d x %d has %d efforts", p.Agents, p.Tasks, len(p.Effort)))
+	}
 	return p.Effort[i*p.Tasks+j]
+}
+
+// shapeOK reports whether Effort holds exactly Agents x Tasks values.
+func (p *EffortProfile) shapeOK() bool {
+	if p.Agents < 0 || p.Tasks < 0 {
+		return false
+	}
+	if p.Agents == 0 || p.Tasks == 0 {
+		return len(p.Effort) == 0
+	}
+	return p.Agents <= len(p.Effort)/p.Tasks && p.Agents*p.Tasks == len(p.Effort)
 }
 
 // String formats the profile as a small table: one row per agent with its
 // mean effort on each task, then the fractions of steps in which 0, ...,
-// M tasks were covered, then the diversity and the mean return.
+// M tasks were covered, then the diversity and the mean return. If Effort
+// does not hold the Agents x Tasks matrix (a profile not made by Profile),
+// it says so in place of the table.
 func (p *EffortProfile) String() string {
+	if p == nil {
+		return "<nil>"
+	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "mean effort per step (%d steps), agent x task:\n", p.Steps)
-	for i := 0; i < p.Agents; i++ {
-		fmt.Fprintf(&sb, "  agent %d:", i+1)
-		for j := 0; j < p.Tasks; j++ {
-			fmt.Fprintf(&sb, " %.3f", p.At(i, j))
+	if p.shapeOK() {
+		for i := 0; i < p.Agents; i++ {
+			fmt.Fprintf(&sb, "  agent %d:", i+1)
+			for j := 0; j < p.Tasks; j++ {
+				fmt.Fprintf(&sb, " %.3f", p.Effort[i*p.Tasks+j])
+			}
+			sb.WriteString("\n")
 		}
-		sb.WriteString("\n")
+	} else {
+		fmt.Fprintf(&sb, "  (%d efforts for %d agents x %d tasks)\n", len(p.Effort), p.Agents, p.Tasks)
 	}
 	fmt.Fprintf(&sb, "steps with k tasks covered (an agent's effort > %v):", CoverEffort)
 	for k, f := range p.Covered {

@@ -736,30 +736,39 @@ func (g *Tag) Effort() []float64 { return g.eff }
 func (g *Tag) Done() []bool { return g.done }
 
 // AgentPositions returns the flat [N][2] chaser positions of element b.
+// It panics if b is outside [0, Batch()).
 func (g *Tag) AgentPositions(b int) []float64 {
+	checkElement("tag", b, g.b)
 	return append([]float64(nil), g.pos[b*g.ne*2:(b*g.ne+g.n)*2]...)
 }
 
 // AgentVelocities returns the flat [N][2] chaser velocities of element b.
+// It panics if b is outside [0, Batch()).
 func (g *Tag) AgentVelocities(b int) []float64 {
+	checkElement("tag", b, g.b)
 	return append([]float64(nil), g.vel[b*g.ne*2:(b*g.ne+g.n)*2]...)
 }
 
 // TaskPositions returns the flat [M][2] escaper positions of element b.
+// It panics if b is outside [0, Batch()).
 func (g *Tag) TaskPositions(b int) []float64 {
+	checkElement("tag", b, g.b)
 	return append([]float64(nil), g.pos[(b*g.ne+g.n)*2:(b+1)*g.ne*2]...)
 }
 
 // EscaperVelocities returns the flat [M][2] escaper velocities of element
-// b.
+// b. It panics if b is outside [0, Batch()).
 func (g *Tag) EscaperVelocities(b int) []float64 {
+	checkElement("tag", b, g.b)
 	return append([]float64(nil), g.vel[(b*g.ne+g.n)*2:(b+1)*g.ne*2]...)
 }
 
 // ObstaclePositions returns the flat [O][2] obstacle centres of element b.
 // Obstacles do not move during an episode, so one call after Reset (or
 // after Rollout) serves a whole recorded episode.
+// It panics if b is outside [0, Batch()).
 func (g *Tag) ObstaclePositions(b int) []float64 {
+	checkElement("tag", b, g.b)
 	return append([]float64(nil), g.obst[b*g.o*2:(b+1)*g.o*2]...)
 }
 
