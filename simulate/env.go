@@ -244,11 +244,21 @@ func NewRecorder(b int) *Recorder { return &Recorder{Element: b} }
 
 // Record appends the current state of the recorder's batch element of env.
 // actions are the flat [B][N][ActDim] actions of the step just taken, or
-// nil right after Reset.
+// nil right after Reset. It returns an error, and records nothing, if env
+// is nil or the element is outside its batch (wrapping ErrConfig) or
+// actions is not nil and not of length B·N·ActDim (wrapping ErrAction).
 func (r *Recorder) Record(env Env, actions []float64) error {
+	if nilEnv(env) {
+		return errNilEnv("Recorder.Record")
+	}
 	b, n, m := r.Element, env.Agents(), env.Tasks()
 	if b < 0 || b >= env.Batch() {
 		return fmt.Errorf("simulate: recorder element %d outside the batch of %d: %w", b, env.Batch(), ErrConfig)
+	}
+	w := env.ActionSpace().Width()
+	if actions != nil && len(actions) != env.Batch()*n*w {
+		return fmt.Errorf("simulate: recorder: %d action values, want B*N*ActDim = %d*%d*%d = %d: %w",
+			len(actions), env.Batch(), n, w, env.Batch()*n*w, ErrAction)
 	}
 	r.Env, r.Agents, r.Tasks = env.Name(), n, m
 	step := 0
@@ -262,8 +272,7 @@ func (r *Recorder) Record(env Env, actions []float64) error {
 		r.AgentPos = append(r.AgentPos, e.AgentPositions(b))
 		r.TaskPos = append(r.TaskPos, e.TaskPositions(b))
 	}
-	w := env.ActionSpace().Width()
-	if actions != nil && len(actions) >= (b+1)*n*w {
+	if actions != nil {
 		r.Actions = append(r.Actions, append([]float64(nil), actions[b*n*w:(b+1)*n*w]...))
 	} else {
 		r.Actions = append(r.Actions, nil)

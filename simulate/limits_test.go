@@ -315,3 +315,30 @@ func TestProgrammerErrors(t *testing.T) {
 	wantPanic(t, "At", "has 0 efforts", func() { (&EffortProfile{Agents: 2, Tasks: 2}).At(1, 1) })
 	wantPanic(t, "At", "out of range", func() { (&EffortProfile{Agents: 2, Tasks: 2, Effort: make([]float64, 4)}).At(2, 0) })
 }
+
+// TestRecorderActionLength checks that Record refuses actions of the
+// wrong length, and a nil environment, without recording anything.
+func TestRecorderActionLength(t *testing.T) {
+	g, err := NewMatrixGame(2, 2, 3, false, reward(t, "min", "max"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Reset(1); err != nil {
+		t.Fatal(err)
+	}
+	rec := NewRecorder(0)
+	for _, acts := range [][]float64{{1}, {}, make([]float64, 13)} {
+		err := rec.Record(g, acts)
+		wantErr(t, fmt.Sprintf("%d actions", len(acts)), err, []error{ErrAction},
+			fmt.Sprintf("recorder: %d action values, want B*N*ActDim = 2*2*3 = 12", len(acts)))
+	}
+	wantErr(t, "nil environment", rec.Record(nil, nil), []error{ErrConfig}, "nil environment")
+	if len(rec.Steps) != 0 || len(rec.Actions) != 0 || len(rec.Rewards) != 0 {
+		t.Errorf("failed Records recorded %d steps, %d actions", len(rec.Steps), len(rec.Actions))
+	}
+	acts := make([]float64, 12)
+	acts[0] = 0.5
+	if err := rec.Record(g, acts); err != nil || len(rec.Actions) != 1 || len(rec.Actions[0]) != 6 || rec.Actions[0][0] != 0.5 {
+		t.Errorf("12 actions: %v, recorded %v", err, rec.Actions)
+	}
+}
