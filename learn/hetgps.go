@@ -229,22 +229,32 @@ func (s HetGPSSpec) Plan(iter int) (agents, env bool) {
 	}
 	iter -= s.WarmUp
 	if s.Schedule == Alternated {
-		p := (iter - 1) % (x + y)
+		p := iter - 1
+		if x <= math.MaxInt-y { // else a cycle is longer than any run
+			p %= x + y
+		}
 		return p < x, p >= x
 	}
 	return true, iter%x == 0
 }
 
-// firstEnvIteration returns the first iteration at which Plan steps θ.
-func (s HetGPSSpec) firstEnvIteration() int {
+// firstEnvIteration returns the first iteration at which Plan steps θ
+// (WarmUp >= 0), and false if that is beyond math.MaxInt.
+func (s HetGPSSpec) firstEnvIteration() (int, bool) {
 	x := s.AgentIters
 	if x < 1 {
 		x = 1
 	}
 	if s.Schedule == Alternated {
-		return s.WarmUp + x + 1
+		if x == math.MaxInt {
+			return 0, false
+		}
+		x++
 	}
-	return s.WarmUp + x
+	if s.WarmUp > math.MaxInt-x {
+		return 0, false
+	}
+	return s.WarmUp + x, true
 }
 
 // check validates s (with defaults) without an environment.
@@ -264,7 +274,10 @@ func (s HetGPSSpec) check() error {
 	if s.WarmUp < 0 {
 		return bad("WarmUp = %d, want >= 0", s.WarmUp)
 	}
-	if first := s.firstEnvIteration(); first > s.Run.Iterations {
+	if first, ok := s.firstEnvIteration(); !ok {
+		return bad("%d iterations with WarmUp %d and AgentIters %d: θ would first step after iteration math.MaxInt; want a shorter warm-up or fewer agent iterations",
+			s.Run.Iterations, s.WarmUp, s.AgentIters)
+	} else if first > s.Run.Iterations {
 		return bad("%d iterations with WarmUp %d: θ would first step at iteration %d; want more iterations or a shorter warm-up",
 			s.Run.Iterations, s.WarmUp, first)
 	}

@@ -71,6 +71,9 @@ func TestHetGPSPlan(t *testing.T) {
 		{HetGPSSpec{WarmUp: 3}, "aaaBBBBB"},
 		{HetGPSSpec{Schedule: Concurrent, AgentIters: 2, WarmUp: 1}, "aaBaBaBa"},
 		{HetGPSSpec{Schedule: Alternated, AgentIters: 1, EnvIters: 2, WarmUp: 2}, "aaaeeaee"},
+		// Cycles longer than math.MaxInt iterations.
+		{HetGPSSpec{Schedule: Alternated, AgentIters: 2, EnvIters: math.MaxInt}, "aaeeeeee"},
+		{HetGPSSpec{Schedule: Alternated, AgentIters: math.MaxInt, EnvIters: math.MaxInt}, "aaaaaaaa"},
 	} {
 		if got := plan(c.s, 8); got != c.want {
 			t.Errorf("%v x=%d y=%d warm-up %d: plan %s, want %s", c.s.Schedule, c.s.AgentIters, c.s.EnvIters, c.s.WarmUp, got, c.want)
@@ -78,6 +81,9 @@ func TestHetGPSPlan(t *testing.T) {
 	}
 	if a, e := (HetGPSSpec{}).Plan(0); a || e {
 		t.Error("iteration 0 does something")
+	}
+	if a, e := (HetGPSSpec{Schedule: Alternated, AgentIters: 5, EnvIters: math.MaxInt - 2}).Plan(math.MaxInt); a || !e {
+		t.Errorf("a cycle of more than math.MaxInt iterations: iteration math.MaxInt trains the agents %v, steps θ %v", a, e)
 	}
 	for _, s := range []string{"concurrent", "Alternated"} {
 		sc, err := ParseSchedule(s)
@@ -184,6 +190,27 @@ func TestHetGPSValidation(t *testing.T) {
 		}
 		if err2 := s.Check(); err2 == nil || err2.Error() != err.Error() {
 			t.Errorf("Check: %v, HetGPS: %v", err2, err)
+		}
+	}
+}
+
+// TestHetGPSCheckOverflow checks that Check refuses schedules whose first
+// θ step lies beyond math.MaxInt, instead of letting the sum wrap around
+// to a negative iteration that passes for one within the run.
+func TestHetGPSCheckOverflow(t *testing.T) {
+	for _, edit := range []func(*HetGPSSpec){
+		func(s *HetGPSSpec) { s.WarmUp = math.MaxInt },
+		func(s *HetGPSSpec) { s.WarmUp, s.AgentIters = 2, math.MaxInt-1 },
+		func(s *HetGPSSpec) { s.Schedule, s.AgentIters = Alternated, math.MaxInt },
+		func(s *HetGPSSpec) { s.Schedule, s.WarmUp = Alternated, math.MaxInt-1 },
+		func(s *HetGPSSpec) { s.Run.Iterations, s.WarmUp = math.MaxInt, math.MaxInt },
+	} {
+		s := hetgpsMatrix(1, 4)
+		edit(&s)
+		err := s.Check()
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "after iteration math.MaxInt") {
+			t.Errorf("%v x=%d warm-up %d, %d iterations: want an ErrConfig, got %v",
+				s.Schedule, s.AgentIters, s.WarmUp, s.Run.Iterations, err)
 		}
 	}
 }
