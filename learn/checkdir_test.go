@@ -41,6 +41,22 @@ func TestCheckRunDir(t *testing.T) {
 	if err := CheckRunDir(dir, bad); !errors.Is(err, ErrConfig) {
 		t.Errorf("invalid spec: %v, want ErrConfig", err)
 	}
+	// An invalid environment is an invalid spec, with or without a run
+	// in the directory.
+	for _, edit := range []func(*RunSpec){
+		func(s *RunSpec) { s.Env.Name = "foo" },
+		func(s *RunSpec) { s.Env.Agents = -1 },
+		func(s *RunSpec) { s.Env.Name, s.Env.EpisodeLength = "capture", -1 },
+		func(s *RunSpec) { s.Env.Name, s.Env.Tasks = "capture", 4 },
+	} {
+		bad := smallSpec(2)
+		edit(&bad)
+		for _, d := range []string{dir, t.TempDir()} {
+			if err := CheckRunDir(d, bad); !errors.Is(err, ErrConfig) {
+				t.Errorf("environment %+v: %v, want ErrConfig", bad.Env, err)
+			}
+		}
+	}
 }
 
 // TestCheckHetGPSDir does the same for a HetGPS run directory.

@@ -193,9 +193,17 @@ func TestEnvSpec(t *testing.T) {
 			t.Errorf("%+v: %v, want ErrConfig saying %q", c.spec, err, c.says)
 		}
 	}
-	// Errors of the environment itself come through.
-	if _, err := (EnvSpec{Name: "capture", Tasks: 9, U: "min", T: "max"}).New(2); err == nil {
-		t.Error("capture with 9 goals (at most 3 fit): no error")
+	// Errors of the environment itself come through, wrapping both
+	// packages' ErrConfig.
+	for _, c := range []EnvSpec{
+		{Name: "capture", Tasks: 9, U: "min", T: "max"},
+		{Name: "capture", EpisodeLength: -1, U: "min", T: "max"},
+		{Name: "tag", EpisodeLength: -1, U: "max", T: "mean"},
+	} {
+		env, err := c.New(2)
+		if env != nil || !errors.Is(err, ErrConfig) || !errors.Is(err, simulate.ErrConfig) || !strings.Contains(err.Error(), "simulate: ") {
+			t.Errorf("%+v: %v, %v, want a nil environment and the error of package simulate wrapping ErrConfig", c, env, err)
+		}
 	}
 }
 
@@ -213,6 +221,11 @@ func TestRunSpecCheck(t *testing.T) {
 		{func(s *RunSpec) { s.EvalEpisodes = -1 }, "EvalEpisodes"},
 		{func(s *RunSpec) { s.Team.Gamma = 2 }, "Gamma"},
 		{func(s *RunSpec) { s.Env.T = "nope" }, "inner"},
+		{func(s *RunSpec) { s.Env.Name = "foo" }, `unknown environment "foo"`},
+		{func(s *RunSpec) { s.Env.Agents = -1 }, "-1 agents"},
+		{func(s *RunSpec) { s.Env.Name, s.Env.EpisodeLength = "capture", -1 }, "episode length -1"},
+		{func(s *RunSpec) { s.Env.Name, s.Env.Tasks = "capture", 4 }, "4 goals"},
+		{func(s *RunSpec) { s.Env.Name, s.Env.EpisodeLength = "tag", -1 }, "episode length -1"},
 	} {
 		s := good
 		c.set(&s)

@@ -74,6 +74,8 @@ func (s EnvSpec) Reward() (*aggregators.Reward, error) {
 }
 
 // New returns the environment of the spec with batch parallel episodes.
+// Its errors wrap ErrConfig (and, for a spec that package simulate
+// refuses, simulate.ErrConfig too).
 func (s EnvSpec) New(batch int) (simulate.Env, error) {
 	s = s.withDefaults()
 	if s.Agents < 1 || s.Tasks < 1 {
@@ -83,15 +85,31 @@ func (s EnvSpec) New(batch int) (simulate.Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	var env simulate.Env
 	switch s.Name {
 	case "matrix":
-		return simulate.NewMatrixGame(batch, s.Agents, s.Tasks, s.Discrete, r)
+		env, err = simulate.NewMatrixGame(batch, s.Agents, s.Tasks, s.Discrete, r)
 	case "capture":
-		return simulate.NewCapture(simulate.CaptureConfig{Batch: batch, Agents: s.Agents, Goals: s.Tasks,
+		env, err = simulate.NewCapture(simulate.CaptureConfig{Batch: batch, Agents: s.Agents, Goals: s.Tasks,
 			Reward: r, EpisodeLength: s.EpisodeLength, Sensor: s.Sensor})
 	case "tag":
-		return simulate.NewTag(simulate.TagConfig{Batch: batch, Chasers: s.Agents, Escapers: s.Tasks,
+		env, err = simulate.NewTag(simulate.TagConfig{Batch: batch, Chasers: s.Agents, Escapers: s.Tasks,
 			Obstacles: 2, Reward: r, EpisodeLength: s.EpisodeLength})
+	default:
+		return nil, fmt.Errorf("learn: unknown environment %q (want matrix, capture or tag): %w", s.Name, ErrConfig)
 	}
-	return nil, fmt.Errorf("learn: unknown environment %q (want matrix, capture or tag): %w", s.Name, ErrConfig)
+	if err != nil {
+		return nil, envError{spec: s, err: err}
+	}
+	return env, nil
 }
+
+// envError is an error of package simulate building the environment of
+// spec; it wraps that error and ErrConfig.
+type envError struct {
+	spec EnvSpec
+	err  error
+}
+
+func (e envError) Error() string   { return fmt.Sprintf("learn: environment %v: %v", e.spec, e.err) }
+func (e envError) Unwrap() []error { return []error{e.err, ErrConfig} }

@@ -42,7 +42,8 @@ func (s RunSpec) withDefaults() RunSpec {
 }
 
 // Check returns an error wrapping ErrConfig naming the first invalid
-// setting of s.
+// setting of s. Without a Maker it checks the environment by building
+// it (with one batch element), as training does.
 func (s RunSpec) Check() error {
 	if err := s.Team.Check(); err != nil {
 		return err
@@ -52,7 +53,7 @@ func (s RunSpec) Check() error {
 			s.Iterations, s.EvalEvery, s.EvalEpisodes, ErrConfig)
 	}
 	if s.Maker == nil {
-		if _, err := s.Env.Reward(); err != nil {
+		if _, err := s.Env.New(1); err != nil {
 			return err
 		}
 	}
