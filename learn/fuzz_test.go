@@ -112,8 +112,9 @@ func FuzzEnvSpec(f *testing.F) {
 
 // FuzzReadLog: ReadLog and ReadHetGPSLog never panic on any file, and
 // refuse what they cannot read with an error wrapping ErrCheckpoint; what
-// they accept has one row per data line, numbered 1, 2, ..., and a
-// last line cut short (no newline) is dropped, not parsed.
+// they accept has one row per data line, numbered 1, 2, ..., with no
+// value a run cannot write (checkLogValues), and a last line cut short
+// (no newline) is dropped, not parsed.
 func FuzzReadLog(f *testing.F) {
 	pair := strings.Join(pairHeader, ",") + "\n"
 	older := strings.Join(pairHeader[:diversityAt], ",") + "," + strings.Join(pairHeader[diversityAt+2:], ",") + "\n"
@@ -143,6 +144,7 @@ func FuzzReadLog(f *testing.F) {
 				if r.Iteration != k+1 {
 					t.Fatalf("ReadLog: row %d is iteration %d", k, r.Iteration)
 				}
+				checkLogValues(t, "ReadLog", k, r, false)
 			}
 		}
 		hrows, names, err := ReadHetGPSLog(dir)
@@ -157,9 +159,33 @@ func FuzzReadLog(f *testing.F) {
 				if r.Iteration != k+1 || len(r.Theta) != len(names) {
 					t.Fatalf("ReadHetGPSLog: row %d is iteration %d with %d θ for %d names", k, r.Iteration, len(r.Theta), len(names))
 				}
+				checkLogValues(t, "ReadHetGPSLog", k, r.PairStats, true)
+				for _, v := range append(append([]float64{r.GradGain}, r.Theta...), r.ThetaGrad...) {
+					if math.IsInf(v, 0) {
+						t.Fatalf("ReadHetGPSLog: row %d: %v", k, r)
+					}
+				}
 			}
 		}
 	})
+}
+
+// checkLogValues fails t if the row k that read accepted has a value no
+// run writes: a negative frame count or time, an infinity (but for the
+// frames per second at 0 seconds), or a NaN training return (unless
+// untrained).
+func checkLogValues(t *testing.T, read string, k int, r PairStats, untrained bool) {
+	t.Helper()
+	for _, v := range []float64{r.HetReturn, r.HomReturn, r.Gain, r.HetEval, r.HomEval, r.EvalGain,
+		r.HetDiversity, r.HomDiversity, r.Seconds} {
+		if math.IsInf(v, 0) {
+			t.Fatalf("%s: row %d has an infinity: %+v", read, k, r)
+		}
+	}
+	if !untrained && (math.IsNaN(r.HetReturn) || math.IsNaN(r.HomReturn) || math.IsNaN(r.Gain)) ||
+		r.Frames < 0 || !(r.Seconds >= 0) || r.FPS < 0 || r.Seconds > 0 && !(r.FPS >= 0 && !math.IsInf(r.FPS, 0)) {
+		t.Fatalf("%s: row %d: %+v", read, k, r)
+	}
 }
 
 // FuzzHetGPSCheck: HetGPSSpec.Check never panics and refuses with

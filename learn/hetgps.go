@@ -433,25 +433,51 @@ func (s HetGPSStats) row() []string {
 	return append(r, strconv.FormatBool(s.EnvStep))
 }
 
-func parseHetGPSRow(r []string, k int) (HetGPSStats, error) {
+// parseHetGPSRow reads a row of a HetGPS log with the parameters names,
+// refusing values a search cannot have written (see parsePairRow): the
+// training returns are NaN at iterations that do not train the agents;
+// θ is finite; the gain measured with the gradient and the gradient are
+// finite, or all NaN at iterations that do not measure them, and then θ
+// did not step. The error names the column.
+func parseHetGPSRow(r []string, names []string) (HetGPSStats, error) {
 	var s HetGPSStats
-	np := len(pairHeader)
+	np, k := len(pairHeader), len(names)
 	if len(r) != np+2+2*k {
 		return s, fmt.Errorf("HetGPS log row with %d fields, want %d: %w", len(r), np+2+2*k, ErrCheckpoint)
 	}
 	var err error
-	if s.PairStats, err = parsePairRow(r[:np]); err != nil {
+	if s.PairStats, err = parsePairRow(r[:np], true); err != nil {
 		return s, err
+	}
+	header := hetgpsHeader(names)
+	bad := func(col int, want string) error {
+		return fmt.Errorf("column %s is %q, want %s: %w", header[col], r[col], want, ErrCheckpoint)
 	}
 	vals := make([]float64, 1+2*k)
 	for j := range vals {
 		if vals[j], err = parseFloat(r[np+j]); err != nil {
-			return s, fmt.Errorf("HetGPS log row %v: %v: %w", r, err, ErrCheckpoint)
+			return s, bad(np+j, "a number")
 		}
 	}
 	s.GradGain, s.Theta, s.ThetaGrad = vals[0], vals[1:1+k], vals[1+k:]
 	if s.EnvStep, err = strconv.ParseBool(r[len(r)-1]); err != nil {
-		return s, fmt.Errorf("HetGPS log row %v: %v: %w", r, err, ErrCheckpoint)
+		return s, bad(len(r)-1, "true or false")
+	}
+	measured := !math.IsNaN(s.GradGain)
+	for j, v := range vals {
+		switch {
+		case math.IsInf(v, 0):
+			return s, bad(np+j, "a finite number")
+		case j >= 1 && j <= k && math.IsNaN(v):
+			return s, bad(np+j, "a finite number")
+		case j > k && math.IsNaN(v) && measured:
+			return s, bad(np+j, "a finite number, as grad_gain is")
+		case j > k && !math.IsNaN(v) && !measured:
+			return s, bad(np+j, "NaN, as grad_gain is (no gradient measured)")
+		}
+	}
+	if s.EnvStep && !measured {
+		return s, bad(len(r)-1, "false, as grad_gain is NaN (no gradient measured)")
 	}
 	return s, nil
 }
@@ -573,7 +599,7 @@ func HetGPSWithProgress(spec HetGPSSpec, opt Options, progress func(HetGPSStats)
 		}
 	}
 	for _, r := range rows {
-		row, err := parseHetGPSRow(r, len(names))
+		row, err := parseHetGPSRow(r, names)
 		if err != nil {
 			return nil, fmt.Errorf("learn: resume from %s: %w", opt.Dir, err)
 		}
@@ -872,7 +898,10 @@ func (r *HetGPSResult) ThetaSeries(name string) ([]float64, error) {
 // ReadHetGPSLog reads the log.csv of the HetGPS run in dir: every row
 // written so far, including rows after the last checkpoint, and the names
 // of the searched parameters (from the header). A last line cut short
-// (one without its newline) is dropped.
+// (one without its newline) is dropped. Its errors are ReadLog's, and a
+// row with a θ that is not finite, or a gradient or a step without the
+// gain measured with it, is refused too (see HetGPSStats for the missing
+// values).
 func ReadHetGPSLog(dir string) ([]HetGPSStats, []string, error) {
 	path := filepath.Join(dir, logFile)
 	data, err := os.ReadFile(path)
@@ -893,7 +922,7 @@ func ReadHetGPSLog(dir string) ([]HetGPSStats, []string, error) {
 	}
 	var log []HetGPSStats
 	for k, r := range rows {
-		row, err := parseHetGPSRow(r, len(names))
+		row, err := parseHetGPSRow(r, names)
 		if err == nil && row.Iteration != k+1 {
 			err = fmt.Errorf("row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
 		}

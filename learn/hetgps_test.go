@@ -660,6 +660,51 @@ func TestReadHetGPSLogCutShort(t *testing.T) {
 	}
 }
 
+// TestReadHetGPSLogValues checks that ReadHetGPSLog accepts the missing
+// values a search writes (no training returns at iterations that do not
+// train the agents, no gradient at those that do not measure it) and
+// refuses, naming the line and the column, values no search writes.
+func TestReadHetGPSLogValues(t *testing.T) {
+	header := strings.Join(hetgpsHeader([]string{"T.t"}), ",") + "\n"
+	first := "1,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,1.5,0.2,true\n"
+	read := func(data string) error {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, logFile), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := ReadHetGPSLog(dir)
+		return err
+	}
+	for _, row := range []string{
+		"2,100,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,0.1,0,0.01,1.5,0.2,true",        // θ only
+		"2,100,NaN,NaN,NaN,0.5,0.25,0.25,0.5,0,0.1,0,0.01,1.5,0.2,true",        // θ only, last iteration
+		"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,NaN,1.5,NaN,false",   // agents only
+		"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,-0.01,1.5,0.2,false", // the floor held θ
+	} {
+		if err := read(header + first + row + "\n"); err != nil {
+			t.Errorf("%s: %v", row, err)
+		}
+	}
+	for _, c := range []struct{ row, column string }{
+		{"2,200,+Inf,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,1.5,0.2,true", "het_return"},
+		{"2,200,NaN,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,1.5,0.2,true", "hom_return"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,-1,2000,0.01,1.5,0.2,true", "seconds"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,+Inf,1.5,0.2,true", "grad_gain"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,NaN,0.2,true", "theta_T.t"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,-Inf,0.2,true", "theta_T.t"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,1.5,NaN,true", "grad_T.t"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,NaN,1.5,0.2,false", "grad_T.t"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,1.5,Inf,true", "grad_T.t"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,NaN,1.5,NaN,true", "env_step"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,NaN,1.5,NaN,maybe", "env_step"},
+	} {
+		err := read(header + first + c.row + "\n")
+		if !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "line 3: column "+c.column+" is ") {
+			t.Errorf("%s: %v, want ErrCheckpoint naming line 3 and column %s", c.row, err, c.column)
+		}
+	}
+}
+
 // TestReadHetGPSLogOlder reads a HetGPS log written before the diversity
 // columns: the same rows, with NaN diversities; and the run resumes from
 // it, rewriting the log with the columns.

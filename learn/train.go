@@ -100,26 +100,77 @@ func splitLogRows(path string, lines []string, header []string) ([][]string, err
 	return rows, nil
 }
 
-func parsePairRow(r []string) (PairStats, error) {
+// parsePairRow reads a row of a paired run's log in pairHeader's layout
+// and refuses values Pair.Iterate cannot have written: a negative frame
+// count or wall time; an infinity (but for the frames per second of an
+// iteration timed at 0 seconds); a NaN but where a value is missing.
+// Missing values are NaN: the evaluation columns, together, at
+// iterations without an evaluation; the diversities there and in logs
+// written before they were recorded; and, if untrained (the iterations
+// of HetGPS that do not train the agents), the training returns and
+// their gain, together. The error names the column.
+func parsePairRow(r []string, untrained bool) (PairStats, error) {
 	var s PairStats
 	if len(r) != len(pairHeader) {
 		return s, fmt.Errorf("log row with %d fields, want %d: %w", len(r), len(pairHeader), ErrCheckpoint)
 	}
+	bad := func(col int, want string) error {
+		return fmt.Errorf("column %s is %q, want %s: %w", pairHeader[col], r[col], want, ErrCheckpoint)
+	}
 	var err error
-	it, err1 := strconv.Atoi(r[0])
-	fr, err2 := strconv.ParseInt(r[1], 10, 64)
-	s.Iteration, s.Frames = it, fr
+	if s.Iteration, err = strconv.Atoi(r[0]); err != nil {
+		return s, bad(0, "an integer")
+	}
+	if s.Frames, err = strconv.ParseInt(r[1], 10, 64); err != nil || s.Frames < 0 {
+		return s, bad(1, "an integer >= 0")
+	}
 	vals := []*float64{&s.HetReturn, &s.HomReturn, &s.Gain, &s.HetEval, &s.HomEval, &s.EvalGain,
 		&s.HetDiversity, &s.HomDiversity, &s.Seconds, &s.FPS}
 	for k, p := range vals {
 		if *p, err = parseFloat(r[k+2]); err != nil {
-			break
+			return s, bad(k+2, "a number")
 		}
 	}
-	for _, e := range []error{err1, err2, err} {
-		if e != nil {
-			return s, fmt.Errorf("log row %v: %v: %w", r, e, ErrCheckpoint)
+	// group checks that the columns from..to are finite, or all NaN if
+	// missing allows it.
+	group := func(from, to int, missing bool, what string) error {
+		nan := math.IsNaN(*vals[from-2])
+		for c := from; c <= to; c++ {
+			v := *vals[c-2]
+			switch {
+			case math.IsNaN(v) && !missing:
+				return bad(c, "a finite number")
+			case math.IsNaN(v) && !nan:
+				return bad(c, fmt.Sprintf("a finite number, as %s is (NaN only without %s)", pairHeader[from], what))
+			case !math.IsNaN(v) && nan:
+				return bad(c, fmt.Sprintf("NaN, as %s is (no %s)", pairHeader[from], what))
+			case math.IsInf(v, 0):
+				return bad(c, fmt.Sprintf("a finite number (or NaN without %s)", what))
+			}
 		}
+		return nil
+	}
+	if err := group(2, 4, untrained, "training"); err != nil {
+		return s, err
+	}
+	if err := group(5, 7, true, "an evaluation"); err != nil {
+		return s, err
+	}
+	for c := 8; c <= 9; c++ {
+		v := *vals[c-2]
+		switch {
+		case math.IsNaN(v):
+		case math.IsNaN(s.EvalGain):
+			return s, bad(c, "NaN without an evaluation")
+		case math.IsInf(v, 0) || v < 0:
+			return s, bad(c, "a finite number >= 0 (or NaN)")
+		}
+	}
+	if math.IsNaN(s.Seconds) || math.IsInf(s.Seconds, 0) || s.Seconds < 0 {
+		return s, bad(10, "a finite number >= 0")
+	}
+	if !(s.FPS >= 0 && !math.IsInf(s.FPS, 0) || s.Seconds == 0 && (math.IsNaN(s.FPS) || math.IsInf(s.FPS, 1))) {
+		return s, bad(11, "a finite number >= 0 (+Inf or NaN only at 0 seconds)")
 	}
 	return s, nil
 }
@@ -139,7 +190,7 @@ func Train(spec RunSpec, opt Options) (*Result, error) {
 	}
 	defer st.close()
 	for _, r := range rows {
-		row, err := parsePairRow(r)
+		row, err := parsePairRow(r, false)
 		if err != nil {
 			return nil, fmt.Errorf("learn: resume from %s: %w", opt.Dir, err)
 		}
@@ -284,7 +335,10 @@ func (p *Pair) restore(ck *checkpoint) error {
 // ReadLog reads the log.csv of the paired run in dir: every row written
 // so far, including rows after the last checkpoint. A last line cut short
 // (one without its newline: a process killed while writing it) is
-// dropped.
+// dropped. A log that does not parse, or that holds a value no run writes
+// (an infinity, a NaN where no value is missing, a negative frame count
+// or time; see PairStats for the missing values), gives an error wrapping
+// ErrCheckpoint that names the line and the column.
 func ReadLog(dir string) ([]PairStats, error) {
 	path := filepath.Join(dir, logFile)
 	data, err := os.ReadFile(path)
@@ -297,7 +351,7 @@ func ReadLog(dir string) ([]PairStats, error) {
 	}
 	var log []PairStats
 	for k, r := range rows {
-		row, err := parsePairRow(r)
+		row, err := parsePairRow(r, false)
 		if err == nil && row.Iteration != k+1 {
 			err = fmt.Errorf("row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
 		}

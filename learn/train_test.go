@@ -464,6 +464,60 @@ func TestReadLog(t *testing.T) {
 	}
 }
 
+// TestReadLogValues checks that ReadLog accepts the missing values a run
+// writes (NaN evaluations and diversities at iterations without an
+// evaluation, NaN diversities in an older log, the frames per second of
+// an iteration timed at 0 seconds) and refuses, naming the line and the
+// column, values no run writes.
+func TestReadLogValues(t *testing.T) {
+	header := strings.Join(pairHeader, ",") + "\n"
+	older := strings.Join(pairHeader[:diversityAt], ",") + "," + strings.Join(pairHeader[diversityAt+2:], ",") + "\n"
+	first := "1,100,0.5,0.25,0.25,0.5,0.25,0.25,0.5,0,0.1,2000\n"
+	read := func(data string) error {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, logFile), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadLog(dir)
+		return err
+	}
+	for _, good := range []string{
+		header + first + "2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000\n",
+		header + first + "2,200,-0.5,-0.25,-0.25,-0.5,-0.25,-0.25,NaN,NaN,0.1,2000\n",
+		header + first + "2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0,+Inf\n",
+		header + first + "2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0,NaN\n",
+		older + "1,100,0.5,0.25,0.25,0.5,0.25,0.25,0.1,2000\n2,200,0.5,0.25,0.25,NaN,NaN,NaN,0.1,2000\n",
+	} {
+		if err := read(good); err != nil {
+			t.Errorf("%q: %v", good, err)
+		}
+	}
+	for _, c := range []struct{ row, column string }{
+		{"2,200,+Inf,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000", "het_return"},
+		{"2,200,NaN,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000", "het_return"},
+		{"2,200,0.5,-Inf,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000", "hom_return"},
+		{"2,200,0.5,0.25,nan,NaN,NaN,NaN,NaN,NaN,0.1,2000", "gain"},
+		{"2,200,0.5,0.25,0.25,infinity,0.25,0.25,NaN,NaN,0.1,2000", "het_eval"},
+		{"2,200,0.5,0.25,0.25,0.5,NaN,0.25,NaN,NaN,0.1,2000", "hom_eval"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,0.25,NaN,NaN,0.1,2000", "eval_gain"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,0.5,NaN,0.1,2000", "het_diversity"},
+		{"2,200,0.5,0.25,0.25,0.5,0.25,0.25,0.5,-0.5,0.1,2000", "hom_diversity"},
+		{"2,200,0.5,0.25,0.25,0.5,0.25,0.25,Inf,0,0.1,2000", "het_diversity"},
+		{"2,-5,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000", "frames"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,-1,2000", "seconds"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,+Inf,0", "seconds"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,-2000", "fps"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,+Inf", "fps"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,NaN", "fps"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,x", "fps"},
+	} {
+		err := read(header + first + c.row + "\n")
+		if !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "line 3: column "+c.column+" is ") {
+			t.Errorf("%s: %v, want ErrCheckpoint naming line 3 and column %s", c.row, err, c.column)
+		}
+	}
+}
+
 // TestTrainCheckpointErrors refuses runs whose settings differ from the
 // checkpoint's, naming the setting, and damaged run directories.
 func TestTrainCheckpointErrors(t *testing.T) {
