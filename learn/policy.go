@@ -15,6 +15,10 @@ import (
 // continuous actions, and for discrete ones the choice whose cumulative
 // probability holds Φ(z_0). The policy reads the team's parameters when
 // it acts (it follows later training) and is not safe for concurrent use.
+// Act and ActTangent panic with a "learn: " message for an agent outside
+// the team and for an observation, noise (when stochastic), action or
+// tangent of a length that does not fit the team: programmer errors that
+// the policy's Validate, which simulate's rollouts call, rules out.
 func (t *Team) Policy(stochastic bool) simulate.Policy {
 	return &teamPolicy{t: t, stochastic: stochastic}
 }
@@ -37,8 +41,20 @@ func (p *teamPolicy) Validate(agents, obsDim, actDim int) error {
 	return nil
 }
 
-func (p *teamPolicy) prepare(agent int, obs []float64) *mlp {
+// prepare checks the arguments of Act and ActTangent, panicking if they
+// do not fit the team, and writes agent's actor input for obs.
+func (p *teamPolicy) prepare(agent int, obs, noise, act []float64) *mlp {
 	t := p.t
+	if agent < 0 || agent >= t.n {
+		panic(fmt.Sprintf("learn: policy of a team of %d agents asked to act for agent %d", t.n, agent))
+	}
+	if len(obs) != t.obsDim {
+		panic(fmt.Sprintf("learn: policy given an observation of %d values, want %d", len(obs), t.obsDim))
+	}
+	if w := t.space.Width(); len(act) != w || p.stochastic && len(noise) < w {
+		panic(fmt.Sprintf("learn: policy given an action of %d values and %d noise values, want %d and (stochastic) at least %d",
+			len(act), len(noise), w, w))
+	}
 	if len(p.in) != t.inDim {
 		p.in, p.out = make([]float64, t.inDim), make([]float64, t.outDim)
 	}
@@ -48,7 +64,7 @@ func (p *teamPolicy) prepare(agent int, obs []float64) *mlp {
 
 // Act writes agent's action for obs and noise.
 func (p *teamPolicy) Act(agent int, obs, noise, act []float64) {
-	m := p.prepare(agent, obs)
+	m := p.prepare(agent, obs, noise, act)
 	if len(p.scratch) < m.scratchLen() {
 		p.scratch = make([]float64, m.scratchLen())
 	}
@@ -85,8 +101,12 @@ func (p *teamPolicy) pre(agent, c int, noise []float64) float64 {
 // tangents dObs (flat [K][ObsDim]); discrete actions have zero tangents.
 func (p *teamPolicy) ActTangent(agent int, obs, dObs, noise, act, dAct []float64) {
 	t := p.t
-	m := p.prepare(agent, obs)
+	m := p.prepare(agent, obs, noise, act)
 	k := len(dObs) / t.obsDim
+	if len(dObs) != k*t.obsDim || len(dAct) != k*t.space.Width() {
+		panic(fmt.Sprintf("learn: policy given %d observation tangent values and %d action tangent values for observations of %d and actions of %d",
+			len(dObs), len(dAct), t.obsDim, t.space.Width()))
+	}
 	if len(p.dIn) != k*t.inDim {
 		p.dIn, p.dOut = make([]float64, k*t.inDim), make([]float64, k*t.outDim)
 	}

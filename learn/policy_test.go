@@ -352,6 +352,41 @@ func TestPolicyValidate(t *testing.T) {
 	}
 }
 
+// TestPolicyActPanics checks that Act and ActTangent panic with a
+// "learn: " message for an agent outside the team and for slices of the
+// wrong lengths, instead of an index out of range or an action computed
+// from a zero-padded observation.
+func TestPolicyActPanics(t *testing.T) {
+	for _, tm := range []*Team{
+		mustTeam(t, matrixMaker(2, 2, false, "min", "max"), Config{Hidden: []int{3}, Envs: 2}),
+		mustTeam(t, matrixMaker(2, 2, true, "min", "max"), Config{Hidden: []int{3}, Envs: 2, Kind: Homogeneous, AgentIndex: true}),
+		mustTeam(t, captureMaker(3, 2, 5), Config{Hidden: []int{3}, Envs: 2}),
+	} {
+		od, w := tm.obsDim, tm.space.Width()
+		obs, noise, act := make([]float64, od), make([]float64, w), make([]float64, w)
+		dObs, dAct := make([]float64, 2*od), make([]float64, 2*w)
+		for _, stochastic := range []bool{false, true} {
+			p := tm.Policy(stochastic)
+			p.Act(tm.n-1, obs, noise, act) // fits
+			p.ActTangent(0, obs, dObs, noise, act, dAct)
+			name := fmt.Sprintf("%s %v stochastic %v", tm.space, tm.cfg.Kind, stochastic)
+			nnMustPanic(t, name+": agent N", func() { p.Act(tm.n, obs, noise, act) })
+			nnMustPanic(t, name+": agent 5", func() { p.Act(5, obs, noise, act) })
+			nnMustPanic(t, name+": agent -1", func() { p.Act(-1, obs, noise, act) })
+			nnMustPanic(t, name+": nil observation", func() { p.Act(0, nil, noise, act) })
+			nnMustPanic(t, name+": long observation", func() { p.Act(0, make([]float64, od+1), noise, act) })
+			nnMustPanic(t, name+": short action", func() { p.Act(0, obs, noise, act[:w-1]) })
+			nnMustPanic(t, name+": long action", func() { p.Act(0, obs, noise, make([]float64, w+1)) })
+			nnMustPanic(t, name+": tangent agent", func() { p.ActTangent(tm.n, obs, dObs, noise, act, dAct) })
+			nnMustPanic(t, name+": tangent observation", func() { p.ActTangent(0, nil, dObs, noise, act, dAct) })
+			nnMustPanic(t, name+": observation tangents", func() { p.ActTangent(0, obs, dObs[:2*od-1], noise, act, dAct) })
+			nnMustPanic(t, name+": action tangents", func() { p.ActTangent(0, obs, dObs, noise, act, dAct[:w]) })
+		}
+		tm.Policy(false).Act(0, obs, nil, act) // a deterministic policy needs no noise
+		nnMustPanic(t, fmt.Sprintf("%s: stochastic without noise", tm.space), func() { tm.Policy(true).Act(0, obs, nil, act) })
+	}
+}
+
 // TestPolicyReturnGradient checks simulate.ReturnGradient with team
 // policies on a small Capture against central finite differences of the
 // returns of simulate.Rollout (same seed, so the same spawns and noise)
