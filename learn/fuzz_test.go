@@ -73,7 +73,9 @@ func FuzzConfigCheck(f *testing.F) {
 
 // FuzzEnvSpec: describing, parsing and building any environment spec
 // never panics; NaN operator parameters and negative sizes are
-// ErrConfig errors; a spec that builds gives the sizes it asks for.
+// ErrConfig errors, as is every error of New (with a nil environment);
+// RunSpec.Check accepts exactly the specs that build; a spec that builds
+// gives the sizes it asks for.
 func FuzzEnvSpec(f *testing.F) {
 	f.Add("matrix", 2, 2, false, "min", "max", 0, false)
 	f.Add("Capture", 3, 2, false, "softmax(-1)", "mean", 5, true)
@@ -96,6 +98,12 @@ func FuzzEnvSpec(f *testing.F) {
 		env, err := s.New(2)
 		if (agents < 0 || tasks < 0 || rerr != nil) && !errors.Is(err, ErrConfig) {
 			t.Fatalf("%+v: New = %v, want ErrConfig", s, err)
+		}
+		if err != nil && (env != nil || !errors.Is(err, ErrConfig)) {
+			t.Fatalf("%+v: New = %v, %v, want a nil environment and ErrConfig", s, env, err)
+		}
+		if cerr := (RunSpec{Env: s}).Check(); (cerr == nil) != (err == nil) {
+			t.Fatalf("%+v: RunSpec.Check = %v, New = %v", s, cerr, err)
 		}
 		if err != nil {
 			return
