@@ -1,9 +1,12 @@
 package atomicfile
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // Write creates a temporary file next to path, lets write fill it, syncs
@@ -12,14 +15,22 @@ import (
 // returned. The file keeps the permissions of the file it replaces; a new
 // file gets 0644 (read for all, as os.WriteFile(path, data, 0o644) under
 // the usual umask), not the 0600 of a temporary file.
+//
+// Errors name path, never the temporary file: a *fs.PathError of the
+// temporary file (opening it in a missing directory, a full disk) is
+// reported on path, as is a failed rename, and a path that is a
+// directory is refused before anything is written.
 func Write(path string, write func(io.Writer) error) error {
 	mode := os.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return &fs.PathError{Op: "open", Path: path, Err: syscall.EISDIR}
+		}
 		mode = fi.Mode().Perm()
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
-		return err
+		return onPath(err, "", path)
 	}
 	err = tmp.Chmod(mode)
 	if err == nil {
@@ -32,10 +43,26 @@ func Write(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), path)
+		if err = os.Rename(tmp.Name(), path); err != nil {
+			var le *os.LinkError
+			if errors.As(err, &le) {
+				err = &fs.PathError{Op: "rename", Path: path, Err: le.Err}
+			}
+		}
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+	}
+	return onPath(err, tmp.Name(), path)
+}
+
+// onPath returns err with the path of its *fs.PathError, if it has one
+// and that path is tmp (or any path, for an empty tmp: the error of
+// creating the temporary file), replaced by path.
+func onPath(err error, tmp, path string) error {
+	var pe *fs.PathError
+	if err != nil && errors.As(err, &pe) && (tmp == "" || pe.Path == tmp) {
+		pe.Path = path
 	}
 	return err
 }

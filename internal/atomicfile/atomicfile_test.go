@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +82,39 @@ func TestWriteMode(t *testing.T) {
 	}
 	if m := mode(); m != 0o600 {
 		t.Errorf("replaced 0600 file: mode %v, want 0600", m)
+	}
+}
+
+// TestWriteErrorsNamePath checks that the errors of Write name the path
+// it was given, not the temporary file: the user never sees that name.
+func TestWriteErrorsNamePath(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	if err := os.MkdirAll(filepath.Join(sub, "inside"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	full := errors.New("disk full")
+	for _, c := range []struct {
+		name, path string
+		write      func(io.Writer) error
+		want       string
+	}{
+		{"missing directory", filepath.Join(dir, "missing", "f.txt"), nil, "open " + filepath.Join(dir, "missing", "f.txt") + ": "},
+		{"a directory", sub, nil, "open " + sub + ": is a directory"},
+		{"failed write", filepath.Join(dir, "f.txt"), func(w io.Writer) error {
+			return &os.PathError{Op: "write", Path: w.(*os.File).Name(), Err: full}
+		}, "write " + filepath.Join(dir, "f.txt") + ": disk full"},
+	} {
+		write := c.write
+		if write == nil {
+			write = func(w io.Writer) error { return nil }
+		}
+		err := Write(c.path, write)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), ".tmp") {
+			t.Errorf("%s: error %v, want one starting %q and naming no temporary file", c.name, err, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d entries after the failed writes, want 1 (sub)", len(entries))
 	}
 }
