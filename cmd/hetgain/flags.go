@@ -11,7 +11,11 @@ import (
 	"github.com/hetgain/hetgain/gain"
 )
 
-// intList is a flag holding positive integers: "2,3,5" or a range "2-5".
+// maxListLength is the most numbers an intList holds.
+const maxListLength = 10000
+
+// intList is a flag holding positive integers: "2,3,5" or a range "2-5",
+// at most maxListLength in all.
 type intList []int
 
 func (l *intList) String() string {
@@ -45,6 +49,9 @@ func (l *intList) Set(s string) error {
 		}
 		if b-a > 10000 {
 			return fmt.Errorf("range %q is too long", part)
+		}
+		if len(vals)+b-a+1 > maxListLength {
+			return fmt.Errorf("more than %d numbers", maxListLength)
 		}
 		for v := a; v <= b; v++ {
 			vals = append(vals, v)

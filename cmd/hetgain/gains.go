@@ -56,7 +56,7 @@ type optimiserFlags struct {
 func addOptimiserFlags(fs *flag.FlagSet) optimiserFlags {
 	return optimiserFlags{
 		seed:     fs.Int64("seed", 1, "seed of the numerical optimiser's random starts"),
-		restarts: fs.Int("restarts", 0, "random restarts of the numerical optimiser (0: its default)"),
+		restarts: fs.Int("restarts", 0, "random restarts of the numerical optimiser (0: its default; at most 10000, and restarts × N × M at most 16777216)"),
 		tol:      fs.Float64("tol", 0, "convergence tolerance of the numerical optimiser (0: its default)"),
 	}
 }
@@ -104,6 +104,9 @@ func setupGains(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if len(ps) == 0 {
 			ps = crossPairs(us.ops, ts.ops)
 		}
+		if err := checkGainsSizes(ns, ms, len(ps), len(kinds(kind.value)), method.value != "closed", opts.Restarts); err != nil {
+			return err
+		}
 		var df dataframe.DataFrame
 		if method.value == "closed" {
 			df, err = closedTable(ns, ms, ps, kinds(kind.value))
@@ -119,6 +122,30 @@ func setupGains(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		return writeTable(a, df, format.value, *out)
 	}
+}
+
+// checkGainsSizes returns a usage error if the table would have more than
+// maxTableRows rows or, when numerical is set, if an N·M is above the
+// numerical optimiser's limit or -restarts keeps too many allocations.
+func checkGainsSizes(ns, ms []int, pairs, kinds int, numerical bool, restarts int) error {
+	if rows := float64(len(ns)) * float64(len(ms)) * float64(pairs) * float64(kinds); rows > maxTableRows {
+		return usagef("%d values of -n × %d of -m × %d pairs × %d kinds = %.0f rows: want at most %d",
+			len(ns), len(ms), pairs, kinds, rows, maxTableRows)
+	}
+	if !numerical {
+		return nil
+	}
+	n, m := 1, 1
+	for _, v := range ns {
+		n = max(n, v)
+	}
+	for _, v := range ms {
+		m = max(m, v)
+	}
+	if float64(n)*float64(m) > gain.MaxNumericalCells {
+		return usagef("-n %d -m %d: want N × M at most %d for the numerical optimiser (-method closed has no limit)", n, m, gain.MaxNumericalCells)
+	}
+	return checkRestarts(restarts, n, m)
 }
 
 // crossPairs returns every U in us with every T in ts; an empty list means

@@ -37,7 +37,9 @@ the parameter τ of U and the parameter t of T, as in the paper's Figure 2
 (softmax U and T, N = M = 2). U and T are one-parameter families:
 softmax, lse, powersum, powermean or level. The grid has -steps values from
 -from to -to for both parameters, unless -t-from, -t-to, -t-steps or
--tau-from, -tau-to, -tau-steps set them apart.
+-tau-from, -tau-to, -tau-steps set them apart. A grid has at most
+1,000,000 cells (each axis at most 100,000 values), N × M is at most
+16384, and -workers at most 1024.
 
 It writes to the directory -out:
   sweep.csv    one row per cell: InnerParam (t), OuterParam (τ), N, M,
@@ -157,6 +159,9 @@ func setupSweep(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *workers < 0 {
 			return usagef("-workers %d: want >= 0", *workers)
 		}
+		if err := atMost("workers", *workers, maxWorkers); err != nil {
+			return err
+		}
 		opts, err := opt.options()
 		if err != nil {
 			return err
@@ -194,9 +199,11 @@ func setupSweep(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if _, err := os.Stat(j.path(sweepCSV)); err == nil && !cont && !*force {
 			// The same command again continues the sweep; another one
 			// must not overwrite it by accident.
+			// -resume would not help: it continues the sweep there, with
+			// its own settings, and refuses flags that disagree with them.
 			if saved, err := j.loadSettings(); err != nil || saved != s {
-				return usagef("%s holds another sweep: add -resume to continue it, or -force to start afresh",
-					j.path(sweepCSV))
+				return usagef("%s holds another sweep%s: use another -out, or -force to replace it",
+					j.path(sweepCSV), settingsDiff(saved, s, err))
 			}
 			cont = true
 			if !*quiet {
@@ -206,6 +213,28 @@ func setupSweep(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		j.settings = s
 		return j.run(cont)
 	}
+}
+
+// settingsDiff says how the sweep of saved (read with err) differs from
+// s, for the message refusing to overwrite it: " (with t steps = 41, not
+// 21)", or that its settings cannot be read.
+func settingsDiff(saved, s settings, err error) string {
+	if err != nil {
+		return fmt.Sprintf(" (its %s cannot be read)", sweepSettings)
+	}
+	if c, err := gain.SweepFamily(saved.U); err == nil {
+		saved.U = c
+	}
+	if c, err := gain.SweepFamily(saved.T); err == nil {
+		saved.T = c
+	}
+	want, got := settingFields(&saved), settingFields(&s)
+	for k, f := range want {
+		if got[k].value != f.value {
+			return fmt.Sprintf(" (with %s = %s, not %s)", f.name, f.value, got[k].value)
+		}
+	}
+	return ""
 }
 
 // canonicalise checks the settings and writes the families canonically.
@@ -219,6 +248,12 @@ func (s *settings) canonicalise() error {
 	}
 	if s.N < 1 || s.M < 1 {
 		return usagef("-n %d -m %d: want N >= 1 and M >= 1", s.N, s.M)
+	}
+	if float64(s.N)*float64(s.M) > gain.MaxNumericalCells {
+		return usagef("-n %d -m %d: want N × M at most %d (the numerical optimiser's limit)", s.N, s.M, gain.MaxNumericalCells)
+	}
+	if err := checkRestarts(s.Restarts, s.N, s.M); err != nil {
+		return err
 	}
 	for _, r := range []struct {
 		name     string
@@ -234,6 +269,10 @@ func (s *settings) canonicalise() error {
 		if r.steps == 1 && r.from != r.to {
 			return usagef("one value of %s but a range %v to %v: give -steps >= 2 or equal ends", r.name, r.from, r.to)
 		}
+	}
+	if cells := int64(s.TSteps) * int64(s.TauSteps); cells > maxSweepCells {
+		return usagef("%d values of t × %d of τ = %d cells: want at most %d (lower -steps, -t-steps or -tau-steps)",
+			s.TSteps, s.TauSteps, cells, maxSweepCells)
 	}
 	if _, err := s.kind(); err != nil {
 		return err

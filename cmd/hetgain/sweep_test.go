@@ -97,14 +97,16 @@ func TestSweepTiny(t *testing.T) {
 	}
 
 	// The same command again continues (here: completes) the sweep; one
-	// with other settings needs -resume or -force.
+	// with other settings needs another -out or -force (not -resume, which
+	// would continue the sweep there and refuse the other settings).
 	code, out, errOut = runArgs(sweepArgs(dir)...)
 	if code != exitOK || !strings.Contains(errOut, "continuing the sweep in") || !strings.Contains(out, "(9 resumed)") ||
 		readFile(t, filepath.Join(dir, "sweep.csv")) != want.String() {
 		t.Errorf("same command again: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	code, _, errOut = runArgs(sweepArgs(dir, "-seed", "8")...)
-	if code != exitUsage || !strings.Contains(errOut, "holds another sweep") || !strings.Contains(errOut, "-resume") || !strings.Contains(errOut, "-force") {
+	if code != exitUsage || !strings.Contains(errOut, "holds another sweep (with seed = 7, not 8): use another -out, or -force") ||
+		strings.Contains(errOut, "-resume") {
 		t.Errorf("other settings: exit %d, stderr %q", code, errOut)
 	}
 	if code, _, errOut = runArgs(sweepArgs(dir, "-force", "-quiet")...); code != exitOK || errOut != "" {
