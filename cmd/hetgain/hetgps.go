@@ -62,6 +62,11 @@ prints the command that resumes: the same command again, which continues
 with the same numbers as an uninterrupted run. A larger -iterations
 extends finished runs; other settings need another -dir.
 
+The size flags have upper limits (given with each flag below), and the
+two teams with the gradient's episodes may need at most about 4 GB of
+memory, as estimated from the networks, an iteration's frames and the
+episodes; larger settings are refused as a bad command line.
+
 A progress line (runs done, iteration, frames per second, θ, the gain)
 goes to standard error: in place on a terminal, a line every 5 seconds
 otherwise.`,
@@ -115,8 +120,8 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	fs.Var(env, "env", "environment `ENV`: matrix (continuous), capture or tag")
 	u := fs.String("U", "softmax(0)", "outer aggregator `U` with its starting parameter")
 	t := fs.String("T", "softmax(0)", "task aggregator `T` with its starting parameter")
-	n := fs.Int("N", 2, "number of agents `N` (tag: chasers)")
-	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag: escapers)")
+	n := fs.Int("N", 2, "number of agents `N` (tag: chasers; at most 256)")
+	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag: escapers; at most 256)")
 	params := fs.String("params", "T.t,U.t", "the parameters θ searched, as `T.t,U.t`")
 	bounds := fs.String("bounds", "", "bounded parameters, as `T.t=0.3:6,U.t=0.3:6` (others are unbounded)")
 	schedule := newChoice("concurrent", "concurrent", "alternated")
@@ -129,10 +134,10 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	sgd := fs.Bool("sgd", false, "plain gradient steps on θ instead of Adam")
 	deterministic := fs.Bool("grad-deterministic", false, "the gain and its gradient from the teams' deterministic policies, not sampled actions")
 	thetaLR := fs.Float64("theta-lr", learn.HetGPSDefaultThetaLR, "learning rate of θ")
-	gradEpisodes := fs.Int("grad-episodes", 32, "episodes of the gain and its gradient")
-	episodeLength := fs.Int("episode-length", 0, "steps of a capture or tag episode (0: 100)")
-	seeds := fs.Int("seeds", 1, "number of seeds (runs 1 to K)")
-	iterations := fs.Int("iterations", 200, "HetGPS iterations of each run")
+	gradEpisodes := fs.Int("grad-episodes", 32, "episodes of the gain and its gradient (at most 1000000)")
+	episodeLength := fs.Int("episode-length", 0, "steps of a capture or tag episode (0: 100; at most 100000)")
+	seeds := fs.Int("seeds", 1, "number of seeds (runs 1 to K; at most 10000)")
+	iterations := fs.Int("iterations", 200, "HetGPS iterations of each run (at most 1000000)")
 	dir := fs.String("dir", "", "`DIR` for the runs and results (required)")
 	plot := fs.String("plot", "", "write the figure to `PNG` (default DIR/hetgps-<env>.png)")
 	quiet := fs.Bool("quiet", false, "no progress line")
@@ -148,6 +153,15 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *seeds < 1 || *iterations < 1 || *x < 1 || *y < 1 || *gradEpisodes < 1 || *episodeLength < 0 {
 			return usagef("-seeds %d -iterations %d -x %d -y %d -grad-episodes %d -episode-length %d: want >= 1 (episode length >= 0)",
 				*seeds, *iterations, *x, *y, *gradEpisodes, *episodeLength)
+		}
+		for _, v := range []struct {
+			name     string
+			v, limit int
+		}{{"seeds", *seeds, maxSeeds}, {"iterations", *iterations, maxIterations}, {"N", *n, maxAgents}, {"M", *m, maxAgents},
+			{"grad-episodes", *gradEpisodes, maxEpisodes}, {"episode-length", *episodeLength, maxEpisodeLength}} {
+			if err := atMost(v.name, v.v, v.limit); err != nil {
+				return err
+			}
 		}
 		if !(*thetaLR > 0) || math.IsInf(*thetaLR, 0) {
 			return usagef("-theta-lr %v: want a finite number > 0", *thetaLR)
@@ -204,6 +218,10 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := spec.Check(); err != nil {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 		}
+		if err := tf.checkSizes(fs, spec.Run, *gradEpisodes, hetgpsGradCost(len(spec.Params)),
+			fmt.Sprintf("-grad-episodes %d", *gradEpisodes), fmt.Sprintf("-episode-length %d", probe.EpisodeLength())); err != nil {
+			return err
+		}
 		family, boundary := hetgpsFamily(*t)
 		scale := 1.0
 		if env.value != "matrix" {
@@ -224,6 +242,27 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		return a.runHetGPS(e, *dir, 1, *plot, *quiet, "hetgps")
 	}
 }
+
+// checkHetGPSMemory is checkJobsMemory for the runs of e.
+func checkHetGPSMemory(e reproduce.HetGPSExperiment, jobs int) error {
+	largest := 0.0
+	for _, st := range e.Settings {
+		s, err := sizesOf(st.Spec.Run.Env)
+		if err != nil {
+			continue // the experiment reports it
+		}
+		episodes := st.Spec.GradEpisodes
+		if episodes == 0 {
+			episodes = 32 // learn's default
+		}
+		largest = math.Max(largest, pairBytes(st.Spec.Run, s, episodes, hetgpsGradCost(len(st.Spec.Params))))
+	}
+	return checkJobsMemory(jobs, max(1, e.Seeds)*len(e.Settings), largest)
+}
+
+// hetgpsGradCost is the memory of an episode of HetGPS's gradient, in
+// episodes of training: the environment with a tangent per parameter.
+func hetgpsGradCost(params int) float64 { return float64(2 + params) }
 
 // hetgpsFamily names the family of the aggregator spec and its Schur
 // boundary (NaN if unknown).
@@ -459,6 +498,9 @@ func runHetGPSReproducer(j *reproduceJob) error {
 	if *jobs < 1 || *seeds < 0 || *iterations < 0 {
 		return usagef("-jobs %d -seeds %d -iterations %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations)
 	}
+	if err := checkReproduceLimits(*jobs, *seeds, *iterations); err != nil {
+		return err
+	}
 	if *firstSeed != 0 {
 		return usagef("-first-seed %d: only the learning experiments take it, not hetgps", *firstSeed)
 	}
@@ -509,6 +551,11 @@ func runHetGPSReproduction(j *reproduceJob, args []string) error {
 			dir = j.dir
 			if len(names) > 1 {
 				dir = filepath.Join(j.dir, name)
+			}
+		}
+		if !j.tableOnly {
+			if err := checkHetGPSMemory(e, j.jobs); err != nil {
+				return err
 			}
 		}
 		run := func() error { return j.runHetGPS(e, dir, j.jobs, "", j.quiet, "reproduce") }

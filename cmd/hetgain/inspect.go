@@ -65,7 +65,7 @@ escaper is the fraction of steps after it caught that escaper.`,
 
 func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	dir := fs.String("dir", "", "a run directory, or a directory above runs (required)")
-	episodes := fs.Int("episodes", 512, "episodes per team")
+	episodes := fs.Int("episodes", 512, "episodes per team (at most 1000000, and about 4 GB of memory)")
 	seed := fs.Int64("seed", 1, "seed of the episodes")
 	taskParams := fs.String("task-params", "", "environment parameters of the episodes, as `shaping=0,penalty=0`")
 	csvPath := fs.String("csv", "", "also write the profiles to this CSV `file`")
@@ -79,6 +79,9 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		if *episodes < 1 {
 			return usagef("-episodes %d: want >= 1", *episodes)
+		}
+		if err := atMost("episodes", *episodes, maxEpisodes); err != nil {
+			return err
 		}
 		if *plotPath != "" {
 			if err := checkPictureName(*plotPath); err != nil {
@@ -261,6 +264,12 @@ func inspectRun(a *app, dir string, episodes int, seed int64, taskParams string)
 	pair, theta, err := loadTeams(dir)
 	if err != nil {
 		return nil, err
+	}
+	if s, err := sizesOf(pair.Spec().Env); err == nil {
+		if err := checkMemory(gcHeadroom*float64(episodes)*s.episodeBytes(), "the episodes of "+dir,
+			fmt.Sprintf("-episodes %d", episodes)); err != nil {
+			return nil, err
+		}
 	}
 	params := simulate.Params{}
 	if taskParams != "" {

@@ -16,7 +16,7 @@ import (
 const (
 	maxSeeds         = 10000    // -seeds
 	maxIterations    = 1000000  // -iterations
-	maxAgents        = 1000     // -N and -M of train and hetgps
+	maxAgents        = 256      // -N and -M of train and hetgps (the matrix game checks its reward in time cubic in them)
 	maxLayers        = 16       // hidden layers in -hidden
 	maxWidth         = 16384    // units of a hidden layer
 	maxEnvs          = 1000000  // -envs

@@ -14,6 +14,8 @@ import (
 
 	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/reproduce"
 )
 
 // runArgs runs hetgain in-process and returns its exit code and output.
@@ -146,6 +148,30 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"train", "-dir", dir, "-envs", "-3"}, "-envs"},
 		{[]string{"train", "-dir", dir, "-plot", "curves"}, "-plot"},
 		{[]string{"train", "-dir", dir, "extra"}, `unexpected argument "extra"`},
+		{[]string{"train", "-dir", dir, "-seeds", "1000000000"}, "-seeds 1000000000: want at most 10000"},
+		{[]string{"train", "-dir", dir, "-iterations", "2000000"}, "-iterations 2000000: want at most 1000000"},
+		{[]string{"train", "-dir", dir, "-N", "1000", "-M", "1000"}, "-N 1000: want at most 256"},
+		{[]string{"train", "-dir", dir, "-hidden", "100000,100000"}, "-hidden \"100000,100000\": want layer widths from 1 to 16384"},
+		{[]string{"train", "-dir", dir, "-hidden", "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"}, "17 layers; want at most 16"},
+		{[]string{"train", "-dir", dir, "-N", "4", "-M", "4", "-hidden", "4096,4096"}, "-N 4 -M 4 -hidden 4096,4096 -frames-per-iter 1600 -envs 64 -workers 1 -minibatch 400 -eval-episodes 32: the two teams would need about"},
+		{[]string{"train", "-dir", dir, "-env", "tag", "-envs", "1000000"}, "GB of memory; want at most 4 GB"},
+		{[]string{"train", "-dir", dir, "-eval-episodes", "100000000"}, "-eval-episodes 100000000: want at most 1000000"},
+		{[]string{"train", "-dir", dir, "-task-params", "x=1", "-task-episodes", "100000000"}, "-task-episodes 100000000: want at most 1000000"},
+		{[]string{"train", "-dir", dir, "-envs", "100000000"}, "-envs 100000000: want at most 1000000"},
+		{[]string{"train", "-dir", dir, "-frames-per-iter", "1000000000"}, "-frames-per-iter 1000000000: want at most 10000000"},
+		{[]string{"train", "-dir", dir, "-epochs", "1000000000"}, "-epochs 1000000000: want at most 10000"},
+		{[]string{"train", "-dir", dir, "-workers", "10000000"}, "-workers 10000000: want at most 1024"},
+		{[]string{"train", "-dir", dir, "-minibatch", "100000"}, "-minibatch 100000: an iteration has 1600 frames"},
+		{[]string{"train", "-dir", dir, "-hidden", ""}, `-hidden "": want layer widths`},
+		{[]string{"hetgps", "-dir", dir, "-grad-episodes", "100000000"}, "-grad-episodes 100000000: want at most 1000000"},
+		{[]string{"hetgps", "-dir", dir, "-env", "capture", "-episode-length", "100000000"}, "-episode-length 100000000: want at most 100000"},
+		{[]string{"hetgps", "-dir", dir, "-env", "capture", "-episode-length", "100000"}, "-grad-episodes 32 -episode-length 100000: the two teams would need about"},
+		{[]string{"inspect", "-dir", dir, "-episodes", "100000000"}, "-episodes 100000000: want at most 1000000"},
+		{[]string{"reproduce", "matrix2", "-jobs", "1000000000"}, "-jobs 1000000000: want at most 256"},
+		{[]string{"reproduce", "matrix2", "-seeds", "1000000000", "-table"}, "-seeds 1000000000: want at most 10000"},
+		{[]string{"reproduce", "matrix2", "-iterations", "2000000"}, "-iterations 2000000: want at most 1000000"},
+		{[]string{"reproduce", "hetgps", "softmax", "-jobs", "256", "-seeds", "100", "-dir", dir}, "-jobs 256: 256 runs at once would need about"},
+		{[]string{"reproduce", "hetgps", "softmax", "-seeds", "1000000000", "-table"}, "-seeds 1000000000: want at most 10000"},
 		{[]string{"reproduce"}, "which experiment? want one of matrix, matrix4, matrix2, capture, tag"},
 		{[]string{"reproduce", "football"}, `unknown experiment "football"`},
 		{[]string{"reproduce", "matrix", "-jobs", "0"}, "-jobs 0"},
@@ -378,5 +404,39 @@ func TestProgress(t *testing.T) {
 		"\rsweep: 3/3 cells (100.0%), 2.86 cells/s, took 1.1s\x1b[K\n"
 	if buf.String() != want {
 		t.Errorf("terminal: %q\nwant      %q", buf.String(), want)
+	}
+}
+
+// TestMemoryLimitAllowsPresets checks that the memory limit refuses none
+// of the reproductions, two runs at once, nor the paper's settings of
+// train -reference: it is there for mistyped sizes, not for them.
+func TestMemoryLimitAllowsPresets(t *testing.T) {
+	for _, name := range reproduce.Names {
+		e, err := reproduce.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkExperimentMemory(e, 2); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	for _, name := range reproduce.HetGPSNames {
+		e, err := reproduce.HetGPSLookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkHetGPSMemory(e, 2); err != nil {
+			t.Errorf("hetgps %s: %v", name, err)
+		}
+	}
+	for _, env := range []string{"matrix", "capture", "tag"} {
+		spec := learn.RunSpec{Env: learn.EnvSpec{Name: env, Agents: 4, Tasks: 3, U: "min", T: "max"}, Team: learn.ReferenceConfig()}
+		s, err := sizesOf(spec.Env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := pairBytes(spec, s, 512, 1); b > maxMemory/2 {
+			t.Errorf("-reference in %s, 4 agents: %s estimated, over half the limit", env, formatGB(b))
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -152,10 +153,10 @@ type reproduceJob struct {
 
 func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	dir := fs.String("dir", "", "`DIR` for the runs and results (default results/<experiment>)")
-	jobs := fs.Int("jobs", 1, "runs trained at once")
-	seeds := fs.Int("seeds", 0, "seeds per cell (0: the experiment's, 3)")
+	jobs := fs.Int("jobs", 1, "runs trained at once (at most 256, and about 4 GB of memory)")
+	seeds := fs.Int("seeds", 0, "seeds per cell (0: the experiment's, 3; at most 10000)")
 	firstSeed := fs.Int("first-seed", 0, "train and tabulate only seeds `S` to -seeds of each cell (0: from 1)")
-	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's)")
+	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's; at most 1000000)")
 	pairs := fs.String("pairs", "", "only these (U, T) pairs, `U-T,...` (default all)")
 	tableOnly := fs.Bool("table", false, "write the table and figures of the runs finished in DIR, without training")
 	quiet := fs.Bool("quiet", false, "no progress line")
@@ -177,6 +178,9 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		if *jobs < 1 || *seeds < 0 || *iterations < 0 || *firstSeed < 0 {
 			return usagef("-jobs %d -seeds %d -iterations %d -first-seed %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations, *firstSeed)
+		}
+		if err := checkReproduceLimits(*jobs, *seeds, *iterations); err != nil {
+			return err
 		}
 		if *settings != "" && r.name != "hetgps" {
 			return usagef("-setting %s: only reproduce hetgps has settings; %s runs them all", *settings, r.name)
@@ -215,6 +219,11 @@ func runExperiment(j *reproduceJob) error {
 	if dir == "" {
 		dir = filepath.Join("results", e.Name)
 	}
+	if !j.tableOnly {
+		if err := checkExperimentMemory(e, j.jobs); err != nil {
+			return err
+		}
+	}
 	var res *reproduce.Results
 	if j.tableOnly {
 		res, err = reproduce.Load(e, dir)
@@ -244,6 +253,41 @@ func runExperiment(j *reproduceJob) error {
 	}
 	_, err = io.WriteString(j.stdout, b.String())
 	return err
+}
+
+// checkReproduceLimits returns a usage error if -jobs, -seeds or
+// -iterations is above its limit.
+func checkReproduceLimits(jobs, seeds, iterations int) error {
+	for _, v := range []struct {
+		name     string
+		v, limit int
+	}{{"jobs", jobs, maxJobs}, {"seeds", seeds, maxSeeds}, {"iterations", iterations, maxIterations}} {
+		if err := atMost(v.name, v.v, v.limit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkJobsMemory returns a usage error if -jobs runs at once, each of
+// the estimated memory of the largest run, would need more than
+// maxMemory.
+func checkJobsMemory(jobs, runs int, largest float64) error {
+	return checkMemory(float64(min(jobs, runs))*largest, fmt.Sprintf("%d runs at once", min(jobs, runs)), fmt.Sprintf("-jobs %d", jobs))
+}
+
+// checkExperimentMemory is checkJobsMemory for the runs of e.
+func checkExperimentMemory(e reproduce.Experiment, jobs int) error {
+	largest := 0.0
+	for _, v := range e.Variants {
+		s, err := sizesOf(v.Env)
+		if err != nil {
+			continue // the experiment reports it
+		}
+		spec := learn.RunSpec{Env: v.Env, Team: e.Team, EvalEpisodes: e.EvalEpisodes}
+		largest = math.Max(largest, pairBytes(spec, s, e.TaskEval.Episodes, 1))
+	}
+	return checkJobsMemory(jobs, e.Runs(), largest)
 }
 
 // trainExperiment runs e in dir with progress on stderr. If it is

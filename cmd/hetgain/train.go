@@ -85,6 +85,11 @@ runs; a smaller one reports them at that iteration (their last
 evaluation up to it; refused if there is none, or with -task-params,
 which plays the final policies). Other settings need another -dir.
 
+The size flags have upper limits (given with each flag below), and the
+two teams together may need at most about 4 GB of memory, as estimated
+from the networks, an iteration's frames and the evaluation episodes;
+larger settings are refused as a bad command line.
+
 A progress line (runs done, iteration, frames per second of both teams,
 the last evaluation's ΔR, time left) goes to standard error: in place on a
 terminal, a line every 5 seconds otherwise.`,
@@ -111,20 +116,20 @@ type trainFlags struct {
 
 func addTrainFlags(fs *flag.FlagSet) trainFlags {
 	return trainFlags{
-		framesPerIter: fs.Int("frames-per-iter", 0, "frames each team collects per iteration (0: 1600, or 60000 with -reference)"),
-		envs:          fs.Int("envs", 0, "environments in a batch (0: 64, or 600 with -reference)"),
-		minibatch:     fs.Int("minibatch", 0, "frames per minibatch (0: 400, or 4096 with -reference)"),
-		epochs:        fs.Int("epochs", 0, "passes over an iteration's frames (0: 4, or 45 with -reference)"),
-		workers:       fs.Int("workers", 0, "goroutines collecting each team's rollouts (0: 1); results depend on it"),
+		framesPerIter: fs.Int("frames-per-iter", 0, "frames each team collects per iteration (0: 1600, or 60000 with -reference; at most 10000000)"),
+		envs:          fs.Int("envs", 0, "environments in a batch (0: 64, or 600 with -reference; at most 1000000)"),
+		minibatch:     fs.Int("minibatch", 0, "frames per minibatch (0: 400, or 4096 with -reference; at most the frames of an iteration)"),
+		epochs:        fs.Int("epochs", 0, "passes over an iteration's frames (0: 4, or 45 with -reference; at most 10000)"),
+		workers:       fs.Int("workers", 0, "goroutines collecting each team's rollouts (0: 1; at most 1024); results depend on it"),
 		evalEvery:     fs.Int("eval-every", 0, "iterations between evaluations (0: 1)"),
-		evalEpisodes:  fs.Int("eval-episodes", 0, "episodes of an evaluation (0: 32)"),
+		evalEpisodes:  fs.Int("eval-episodes", 0, "episodes of an evaluation (0: 32; at most 1000000)"),
 		lr:            fs.Float64("lr", 0, "Adam learning rate of actor and critic (0: 3e-3, or 5e-5 with -reference)"),
 		entropy:       fs.Float64("entropy", 0, "weight of PPO's entropy bonus (0: none)"),
 		gamma:         fs.Float64("gamma", 0, "discount γ, in (0, 1] (0: 0.9, as the paper)"),
 		lambda:        fs.Float64("lambda", 0, "GAE parameter λ, in (0, 1] (0: 0.9, as the paper)"),
 		clip:          fs.Float64("clip", 0, "PPO's clipping parameter ε (0: 0.2)"),
 		maxGradNorm:   fs.Float64("max-grad-norm", 0, "largest norm of a network's gradient per minibatch (0: 1, or 40 with -reference)"),
-		hidden:        fs.String("hidden", "", "widths of the hidden layers, as `64,64` (default 64,64, or 256,256 with -reference)"),
+		hidden:        fs.String("hidden", "", "widths of the hidden layers, as `64,64` (default 64,64, or 256,256 with -reference; at most 16 layers of 16384)"),
 		ippo:          fs.Bool("ippo", false, "IPPO: a critic per agent on its own observation (default MAPPO: one centralised critic)"),
 		agentIndex:    fs.Bool("agent-index", false, "append each agent's one-hot index to its observation"),
 		reference:     fs.Bool("reference", false, "start from the paper's settings (learn.ReferenceConfig) instead of learn's defaults"),
@@ -138,13 +143,18 @@ func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
 		c = learn.ReferenceConfig()
 	}
 	for _, v := range []struct {
-		name string
-		src  *int
-		dst  *int
-	}{{"frames-per-iter", f.framesPerIter, &c.FramesPerIter}, {"envs", f.envs, &c.Envs}, {"minibatch", f.minibatch, &c.Minibatch},
-		{"epochs", f.epochs, &c.Epochs}, {"workers", f.workers, &c.Workers}} {
+		name  string
+		src   *int
+		dst   *int
+		limit int
+	}{{"frames-per-iter", f.framesPerIter, &c.FramesPerIter, maxFramesPerIter}, {"envs", f.envs, &c.Envs, maxEnvs},
+		{"minibatch", f.minibatch, &c.Minibatch, maxFramesPerIter}, {"epochs", f.epochs, &c.Epochs, maxEpochs},
+		{"workers", f.workers, &c.Workers, maxWorkers}} {
 		if *v.src < 0 {
 			return c, usagef("-%s %d: want >= 0", v.name, *v.src)
+		}
+		if err := atMost(v.name, *v.src, v.limit); err != nil {
+			return c, err
 		}
 		if isSet(fs, v.name) && *v.src > 0 {
 			*v.dst = *v.src
@@ -171,14 +181,17 @@ func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
 			}
 		}
 	}
-	if *f.hidden != "" {
+	if *f.hidden != "" || isSet(fs, "hidden") {
 		c.Hidden = nil
 		for _, s := range strings.Split(*f.hidden, ",") {
 			w, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || w < 1 {
-				return c, usagef("-hidden %q: want layer widths >= 1, as 64,64", *f.hidden)
+			if err != nil || w < 1 || w > maxWidth {
+				return c, usagef("-hidden %q: want layer widths from 1 to %d, as 64,64", *f.hidden, maxWidth)
 			}
 			c.Hidden = append(c.Hidden, w)
+		}
+		if len(c.Hidden) > maxLayers {
+			return c, usagef("-hidden %q: %d layers; want at most %d", *f.hidden, len(c.Hidden), maxLayers)
 		}
 	}
 	if *f.ippo {
@@ -188,10 +201,33 @@ func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
 	if *f.evalEvery < 0 || *f.evalEpisodes < 0 {
 		return c, usagef("-eval-every %d -eval-episodes %d: want >= 0", *f.evalEvery, *f.evalEpisodes)
 	}
+	if err := atMost("eval-episodes", *f.evalEpisodes, maxEpisodes); err != nil {
+		return c, err
+	}
 	if err := c.Check(); err != nil {
 		return c, usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 	}
 	return c, nil
+}
+
+// checkSizes returns a usage error if an explicit -minibatch is larger
+// than an iteration's frames (the rest of it would be empty), or if the
+// run of spec (a pair of teams), with extraEpisodes further episodes at
+// extraCost times an episode's memory each (named by extraFlags), would
+// need more than maxMemory.
+func (f trainFlags) checkSizes(fs *flag.FlagSet, spec learn.RunSpec, extraEpisodes int, extraCost float64, extraFlags ...string) error {
+	s, err := sizesOf(spec.Env)
+	if err != nil {
+		return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
+	}
+	full := spec.WithDefaults()
+	frames := framesPerIteration(full.Team, s.length)
+	if isSet(fs, "minibatch") && float64(*f.minibatch) > frames {
+		return usagef("-minibatch %d: an iteration has %.0f frames (-frames-per-iter %d rounded up to whole episodes of -envs %d x -workers %d); want at most %.0f",
+			*f.minibatch, frames, full.Team.FramesPerIter, full.Team.Envs, full.Team.Workers, frames)
+	}
+	return checkMemory(pairBytes(spec, s, extraEpisodes, extraCost), "the two teams",
+		append(sizeFlags(spec), extraFlags...)...)
 }
 
 func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
@@ -199,18 +235,18 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	fs.Var(env, "env", "environment `ENV`: matrix, capture or tag")
 	u := fs.String("U", "min", "outer aggregator `U`, as in min or 'softmax(2)'")
 	t := fs.String("T", "max", "task aggregator `T`")
-	n := fs.Int("N", 2, "number of agents `N` (tag: chasers)")
-	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag: escapers)")
+	n := fs.Int("N", 2, "number of agents `N` (tag: chasers; at most 256)")
+	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag: escapers; at most 256)")
 	discrete := fs.Bool("discrete", false, "discrete matrix game: each agent picks one task")
 	team := newChoice("both", "both", "het", "hom")
 	fs.Var(team, "team", "`TEAM` to report: both, het or hom (both are trained)")
-	seeds := fs.Int("seeds", 3, "number of seeds (runs 1 to K)")
-	iterations := fs.Int("iterations", 100, "training iterations of each run")
+	seeds := fs.Int("seeds", 3, "number of seeds (runs 1 to K; at most 10000)")
+	iterations := fs.Int("iterations", 100, "training iterations of each run (at most 1000000)")
 	dir := fs.String("dir", "", "`DIR` for the runs, gains.csv and curves.png (required)")
 	plot := fs.String("plot", "", "write the curves to `PNG` (default DIR/curves.png)")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	taskParams := fs.String("task-params", "", "score the final policies with these environment parameters, as `shaping=0,penalty=0`")
-	taskEpisodes := fs.Int("task-episodes", 512, "episodes of the -task-params evaluation")
+	taskEpisodes := fs.Int("task-episodes", 512, "episodes of the -task-params evaluation (at most 1000000)")
 	tf := addTrainFlags(fs)
 
 	return func(a *app, fs *flag.FlagSet) error {
@@ -225,6 +261,15 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		if *n < 1 || *m < 1 {
 			return usagef("-N %d -M %d: want N >= 1 and M >= 1", *n, *m)
+		}
+		for _, v := range []struct {
+			name     string
+			v, limit int
+		}{{"seeds", *seeds, maxSeeds}, {"iterations", *iterations, maxIterations}, {"N", *n, maxAgents}, {"M", *m, maxAgents},
+			{"task-episodes", *taskEpisodes, maxEpisodes}} {
+			if err := atMost(v.name, v.v, v.limit); err != nil {
+				return err
+			}
 		}
 		if *discrete && env.value != "matrix" {
 			return usagef("-discrete applies to -env matrix only")
@@ -258,6 +303,13 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				return usagef("-task-episodes %d: want >= 1", *taskEpisodes)
 			}
 			j.taskEpisodes = *taskEpisodes
+		}
+		var taskFlag []string
+		if j.task != nil {
+			taskFlag = []string{fmt.Sprintf("-task-episodes %d", j.taskEpisodes)}
+		}
+		if err := tf.checkSizes(fs, spec, j.taskEpisodes, 1, taskFlag...); err != nil {
+			return err
 		}
 		if j.plot == "" {
 			j.plot = filepath.Join(j.dir, trainPNG)
