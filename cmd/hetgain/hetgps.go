@@ -310,7 +310,9 @@ func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot
 		}
 		fmt.Fprintf(a.stderr, "Resume with the same command:\n  %s\n", a.resumeCommand(command))
 		return errInterrupted
-	case errors.Is(err, learn.ErrCheckpoint), errors.Is(err, learn.ErrConfig):
+	case errors.Is(err, learn.ErrCheckpoint):
+		return checkpointError(err, "reproduce: ", "")
+	case errors.Is(err, learn.ErrConfig):
 		return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
 	case err != nil:
 		return fmt.Errorf("%v\nfinished runs are kept in %s; once the cause is fixed, resume with\n  %s", err, dir, a.resumeCommand(command))

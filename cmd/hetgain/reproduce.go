@@ -236,7 +236,9 @@ func runExperiment(j *reproduceJob) error {
 		return err
 	case j.tableOnly && !errors.Is(err, learn.ErrConfig):
 		return fmt.Errorf("-table: %s", strings.TrimPrefix(err.Error(), "reproduce: "))
-	case errors.Is(err, learn.ErrCheckpoint), errors.Is(err, learn.ErrConfig):
+	case errors.Is(err, learn.ErrCheckpoint):
+		return checkpointError(err, "reproduce: ", "")
+	case errors.Is(err, learn.ErrConfig):
 		return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
 	default:
 		return fmt.Errorf("%v\nfinished runs are kept in %s; once the cause is fixed, resume with\n  %s", err, dir, j.resumeCommand("reproduce"))

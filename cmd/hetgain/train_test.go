@@ -315,3 +315,33 @@ func TestTrainShorterIterations(t *testing.T) {
 		}
 	}
 }
+
+// TestCorruptCheckpoint checks that a checkpoint that cannot be read is a
+// failure of the files (exit 1), naming it and saying how to train the
+// run afresh, not a bad command line, in train, reproduce and hetgps.
+func TestCorruptCheckpoint(t *testing.T) {
+	root := t.TempDir()
+	for _, c := range []struct {
+		name, run, hint string
+		args             []string
+	}{
+		{"train", "seed1", "move or remove " + filepath.Join(root, "train", "seed1"), trainArgs(filepath.Join(root, "train"), "-quiet")},
+		{"reproduce", filepath.Join("continuous", "min-min", "seed1"), "move or remove that run's directory",
+			reproduceArgs(filepath.Join(root, "reproduce"), "-quiet")},
+		{"hetgps", filepath.Join("matrix", "seed1"), "move or remove that run's directory", hetgpsTinyArgs(filepath.Join(root, "hetgps"), "-quiet")},
+	} {
+		run := filepath.Join(root, c.name, c.run)
+		if err := os.MkdirAll(run, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(run, "checkpoint.gob"), []byte("garbage\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		code := runTiny(newApp(context.Background(), &out, &errb), c.args...)
+		if code != exitError || !strings.Contains(errb.String(), filepath.Join(run, "checkpoint.gob")) ||
+			!strings.Contains(errb.String(), c.hint) || strings.Contains(errb.String(), "for usage") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 naming the checkpoint and %q", c.name, code, errb.String(), c.hint)
+		}
+	}
+}
