@@ -323,7 +323,7 @@ func TestCorruptCheckpoint(t *testing.T) {
 	root := t.TempDir()
 	for _, c := range []struct {
 		name, run, hint string
-		args             []string
+		args            []string
 	}{
 		{"train", "seed1", "move or remove " + filepath.Join(root, "train", "seed1"), trainArgs(filepath.Join(root, "train"), "-quiet")},
 		{"reproduce", filepath.Join("continuous", "min-min", "seed1"), "move or remove that run's directory",
