@@ -1032,8 +1032,12 @@ const (
 
 // Save writes to dir the trajectories (trajectories.csv), one figure per
 // setting with runs (hetgps-<setting>.png) and the summary (summary.txt),
-// and returns the paths written.
+// and returns the paths written. Results without a finished run write
+// nothing and return an error wrapping ErrNoRuns.
 func (r *HetGPSResults) Save(dir string) ([]string, error) {
+	if len(r.Runs) == 0 {
+		return nil, fmt.Errorf("reproduce: HetGPS %s: nothing written to %s: %w", r.Experiment.Name, dir, ErrNoRuns)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"image/png"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -1074,5 +1075,22 @@ func TestLogBand(t *testing.T) {
 	}
 	if none := LogBand([][]learn.PairStats{{row(1, 1, nan)}}, 1, get); none.X != nil {
 		t.Errorf("no finite value: %+v", none)
+	}
+}
+
+// TestSaveNothing checks that results without a finished run write
+// nothing: no directory, and an earlier table left as it was.
+func TestSaveNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	for name, save := range map[string]func(string) ([]string, error){
+		"Results":       (&Results{Experiment: Matrix(2, 2)}).Save,
+		"HetGPSResults": (&HetGPSResults{Experiment: HetGPSExperiments()[0]}).Save,
+	} {
+		if paths, err := save(dir); !errors.Is(err, ErrNoRuns) || len(paths) != 0 {
+			t.Errorf("%s: paths %v, error %v; want none and ErrNoRuns", name, paths, err)
+		}
+		if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: %s created (%v)", name, dir, err)
+		}
 	}
 }

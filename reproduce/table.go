@@ -1,6 +1,7 @@
 package reproduce
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -302,6 +303,10 @@ const (
 	diversityPNG  = "diversity-%s.png" // per variant label, if its logs have diversities
 )
 
+// ErrNoRuns is wrapped by the error of Results.Save and
+// HetGPSResults.Save for results without a finished run.
+var ErrNoRuns = errors.New("no finished run")
+
 // Save writes to dir the table of final gains (gains.csv, as WriteCSV),
 // the runs' own final gains (runs.csv, RunTable at full precision)
 // and, per variant, its training curves (curves-<variant>.png, as
@@ -310,8 +315,13 @@ const (
 // training (diversity-<variant>.png, as Diversity), each replacing its
 // file atomically, creating dir if need be, and returns the paths
 // written. Results of an unfinished
-// reproduction give those of its finished runs.
+// reproduction give those of its finished runs; results without any
+// write nothing (tables of nothing would replace those of an earlier
+// Save) and return an error wrapping ErrNoRuns.
 func (r *Results) Save(dir string) ([]string, error) {
+	if len(r.Cells) == 0 {
+		return nil, fmt.Errorf("reproduce: %s: nothing written to %s: %w", r.Experiment.Name, dir, ErrNoRuns)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -329,6 +329,8 @@ func (a *app) tabulateHetGPS(e reproduce.HetGPSExperiment, dir string) error {
 		return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
 	case err != nil:
 		return fmt.Errorf("-table: %s", strings.TrimPrefix(err.Error(), "reproduce: "))
+	case len(res.Runs) == 0:
+		return noFinishedRuns(e.Seeds*len(e.Settings), dir)
 	}
 	return a.writeHetGPS(res, dir, "")
 }

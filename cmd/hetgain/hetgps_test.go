@@ -257,6 +257,16 @@ func TestReproduceHetGPS(t *testing.T) {
 		!strings.Contains(errOut, "-table: stat ") {
 		t.Errorf("-table on a missing directory: exit %d, stderr %q", code, errOut)
 	}
+	// -table at iterations no run has reached: an error, and the files
+	// written above are left as they were.
+	summary := readFile(t, filepath.Join(dir, "summary.txt"))
+	code, tabOut, errOut = runArgs("reproduce", "hetgps", "descent", "-dir", dir, "-seeds", "2", "-setting", "matrix2", "-table")
+	if code != exitError || tabOut != "" || !strings.Contains(errOut, "none of the 2 runs in "+dir+" is finished") {
+		t.Errorf("-table with nothing finished: exit %d, stdout %q, stderr %q", code, tabOut, errOut)
+	}
+	if readFile(t, filepath.Join(dir, "trajectories.csv")) != traj || readFile(t, filepath.Join(dir, "summary.txt")) != summary {
+		t.Error("-table with nothing finished rewrote trajectories.csv or summary.txt")
+	}
 	// All four, flags before the name, into DIR/<name>.
 	dir = filepath.Join(t.TempDir(), "all")
 	code, out, errOut = runArgs("reproduce", "hetgps", "-dir", dir, "-seeds", "1", "-iterations", "2", "-quiet", "all")

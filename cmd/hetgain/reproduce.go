@@ -243,6 +243,9 @@ func runExperiment(j *reproduceJob) error {
 	default:
 		return fmt.Errorf("%v\nfinished runs are kept in %s; once the cause is fixed, resume with\n  %s", err, dir, j.resumeCommand("reproduce"))
 	}
+	if len(res.Cells) == 0 { // only -table can find none
+		return noFinishedRuns(e.Runs(), dir)
+	}
 	var b strings.Builder
 	b.WriteString(res.Summary())
 	b.WriteString("\n")
@@ -255,6 +258,13 @@ func runExperiment(j *reproduceJob) error {
 	}
 	_, err = io.WriteString(j.stdout, b.String())
 	return err
+}
+
+// noFinishedRuns is the error of -table when none of the runs in dir is
+// finished: writing the tables of nothing would replace earlier ones.
+func noFinishedRuns(runs int, dir string) error {
+	return fmt.Errorf("-table: none of the %d runs in %s is finished with these settings; nothing written, the tables and figures there are left as they were\n"+
+		"(a run counts as finished at the -iterations it was trained with: give those, and its -seeds)", runs, dir)
 }
 
 // checkReproduceLimits returns a usage error if -jobs, -seeds or

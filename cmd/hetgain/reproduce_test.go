@@ -235,6 +235,25 @@ func TestReproducePairsAndTable(t *testing.T) {
 		!strings.HasPrefix(errb.String(), "hetgain reproduce: -table: stat "+filepath.Join(dir, "none")) {
 		t.Errorf("-table on a missing directory: exit %d, stderr %q", code, errb.String())
 	}
+	// -table with settings at which no run is finished (the runs have 3
+	// iterations, not the experiment's): an error, and the tables and
+	// figures written above are left as they were.
+	before := map[string]string{}
+	for _, name := range []string{"gains.csv", "runs.csv", "curves-continuous.png"} {
+		before[name] = readFile(t, filepath.Join(dir, name))
+	}
+	out.Reset()
+	errb.Reset()
+	if code := runTiny(newApp(context.Background(), &out, &errb), "reproduce", "matrix2", "-table", "-dir", dir); code != exitError ||
+		!strings.Contains(errb.String(), "none of the 24 runs in "+dir+" is finished") || !strings.Contains(errb.String(), "nothing written") ||
+		out.String() != "" {
+		t.Errorf("-table with nothing finished: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	for name, b := range before {
+		if readFile(t, filepath.Join(dir, name)) != b {
+			t.Errorf("-table with nothing finished rewrote %s", name)
+		}
+	}
 }
 
 // TestReproduceFirstSeed trains seed 2 alone with -first-seed, names it
