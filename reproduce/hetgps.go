@@ -49,11 +49,43 @@ type HetGPSExperiment struct {
 	// Family is the aggregator family ("softmax" or "powersum") and
 	// Boundary the parameter at which it turns from Schur-concave to
 	// Schur-convex (0 for softmax, 1 for power-sum): the reference line
-	// of the figures.
+	// of the figures. They are T's, and U's too unless UFamily is set.
 	Family   string
 	Boundary float64
+	// UFamily and UBoundary, if UFamily is not empty, are U's family and
+	// boundary, for a U of another family than T (lse U with powermean
+	// T, say).
+	UFamily   string
+	UBoundary float64
 	// Expect says what the paper and the theory say.
 	Expect string
+}
+
+// boundaries returns the boundaries of T and of U.
+func (e HetGPSExperiment) boundaries() (t, u float64) {
+	if e.UFamily == "" {
+		return e.Boundary, e.Boundary
+	}
+	return e.Boundary, e.UBoundary
+}
+
+// families describes the families of U and T, as "softmax U and T" or
+// "lse U and powermean T".
+func (e HetGPSExperiment) families() string {
+	if e.UFamily == "" || e.UFamily == e.Family {
+		return e.Family + " U and T"
+	}
+	return e.UFamily + " U and " + e.Family + " T"
+}
+
+// regionText describes the region of a gain, as "τ_T > 0 > τ_U" or, for
+// boundaries of their own, "τ_T > 1, τ_U < 0".
+func (e HetGPSExperiment) regionText() string {
+	bt, bu := e.boundaries()
+	if bt == bu || math.IsNaN(bt) && math.IsNaN(bu) {
+		return fmt.Sprintf("τ_T > %g > τ_U", bt)
+	}
+	return fmt.Sprintf("τ_T > %g, τ_U < %g", bt, bu)
 }
 
 // HetGPSNames lists the preset experiments.
@@ -737,8 +769,14 @@ func (r *HetGPSResults) Figure(setting string) *figures.Figure {
 		switch {
 		case q.param == "":
 			pn.Reference = []float64{0}
-		case strings.HasSuffix(q.param, ".t") && !math.IsNaN(e.Boundary) && !math.IsInf(e.Boundary, 0):
-			pn.Reference = []float64{e.Boundary}
+		case strings.HasSuffix(q.param, ".t"):
+			b, bu := e.boundaries()
+			if strings.HasPrefix(q.param, "U") {
+				b = bu
+			}
+			if !math.IsNaN(b) && !math.IsInf(b, 0) {
+				pn.Reference = []float64{b}
+			}
 		}
 		x, m, sd := r.hetgpsSeries(setting, q.f)
 		if x == nil {
@@ -852,8 +890,8 @@ type HetGPSOutcome struct {
 	// within 0.02·Scale of 0.
 	GainRose, GainNearZero bool
 	// InGainRegion reports whether θ ended where the theory gives a gain:
-	// τ_T above the family's Schur boundary (T Schur-convex) and τ_U below
-	// it (U Schur-concave).
+	// τ_T above T's Schur boundary (T Schur-convex) and τ_U below U's (U
+	// Schur-concave).
 	InGainRegion bool
 	// AsExpected: for an ascent, τ_T rose, τ_U fell, θ ended in the region
 	// of a gain and the gain rose; for a descent, the gain ended near 0,
@@ -907,8 +945,8 @@ func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
 		o.UFell, o.URose = o.ThetaEnd[1] < o.ThetaStart[1]-dTheta, o.ThetaEnd[1] > o.ThetaStart[1]+dTheta
 		o.GainRose = o.GainEnd > o.GainStart+dGain*s.Scale && o.GainEnd > dGain*s.Scale
 		o.GainNearZero = math.Abs(o.GainEnd) < dGain*s.Scale
-		b := r.Experiment.Boundary
-		o.InGainRegion = o.ThetaEnd[0] > b && o.ThetaEnd[1] < b
+		bt, bu := r.Experiment.boundaries()
+		o.InGainRegion = o.ThetaEnd[0] > bt && o.ThetaEnd[1] < bu
 		if s.Spec.Descent {
 			o.AsExpected = o.GainNearZero && o.GainPeak > o.GainEnd+dGain*s.Scale && !o.InGainRegion
 		} else {
@@ -926,7 +964,7 @@ func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
 func (r *HetGPSResults) Summary() string {
 	e := r.Experiment
 	var b strings.Builder
-	fmt.Fprintf(&b, "HetGPS %s: %s U and T; expected: %s.\n", e.Name, e.Family, e.Expect)
+	fmt.Fprintf(&b, "HetGPS %s: %s; expected: %s.\n", e.Name, e.families(), e.Expect)
 	yes := func(v bool) string {
 		if v {
 			return "yes"
@@ -951,13 +989,13 @@ func (r *HetGPSResults) Summary() string {
 				good++
 			}
 			if s.Spec.Descent {
-				fmt.Fprintf(&lines, "  seed %d: τ_T %.3g → %.3g (fell: %s), τ_U %.3g → %.3g (rose: %s), left τ_T > %g > τ_U: %s, gain peak %.3g → %.3g (near 0: %s)\n",
+				fmt.Fprintf(&lines, "  seed %d: τ_T %.3g → %.3g (fell: %s), τ_U %.3g → %.3g (rose: %s), left %s: %s, gain peak %.3g → %.3g (near 0: %s)\n",
 					o.Seed, o.ThetaStart[0], o.ThetaEnd[0], yes(o.TFell), o.ThetaStart[1], o.ThetaEnd[1], yes(o.URose),
-					e.Boundary, yes(!o.InGainRegion), o.GainPeak, o.GainEnd, yes(o.GainNearZero))
+					e.regionText(), yes(!o.InGainRegion), o.GainPeak, o.GainEnd, yes(o.GainNearZero))
 			} else {
-				fmt.Fprintf(&lines, "  seed %d: τ_T %.3g → %.3g (rose: %s), τ_U %.3g → %.3g (fell: %s), τ_T > %g > τ_U at the end: %s, gain %.3g → %.3g (rose: %s)\n",
+				fmt.Fprintf(&lines, "  seed %d: τ_T %.3g → %.3g (rose: %s), τ_U %.3g → %.3g (fell: %s), %s at the end: %s, gain %.3g → %.3g (rose: %s)\n",
 					o.Seed, o.ThetaStart[0], o.ThetaEnd[0], yes(o.TRose), o.ThetaStart[1], o.ThetaEnd[1], yes(o.UFell),
-					e.Boundary, yes(o.InGainRegion), o.GainStart, o.GainEnd, yes(o.GainRose))
+					e.regionText(), yes(o.InGainRegion), o.GainStart, o.GainEnd, yes(o.GainRose))
 			}
 		}
 		iters := strconv.Itoa(s.Spec.Run.Iterations) + " iterations"

@@ -305,6 +305,17 @@ func TestHetGPSOutcomes(t *testing.T) {
 	// −0.6, 0.05 has mean −0.85, std √1.0975 = 1.048 and median −0.6; the
 	// gain at 0.4, 0, 0.3 has mean 0.2333, std √0.04333 = 0.2082 and
 	// median 0.3.
+	// With T of boundary 1 and U of boundary 0 (powermean T, lse U): seed
+	// 3's τ_U of 0.05 is above U's boundary, and seed 1's τ_T of 2 above
+	// T's.
+	two := *res
+	two.Experiment.Family, two.Experiment.Boundary, two.Experiment.UFamily, two.Experiment.UBoundary = "powermean", 1, "lse", 0
+	if o2 := two.Outcomes(); !o2[0].InGainRegion || o2[2].InGainRegion {
+		t.Errorf("two boundaries: in the gain region %v, %v; want true, false", o2[0].InGainRegion, o2[2].InGainRegion)
+	}
+	if s := two.Summary(); !strings.Contains(s, "lse U and powermean T") || !strings.Contains(s, "τ_T > 1, τ_U < 0 at the end") {
+		t.Errorf("two boundaries: summary\n%s", s)
+	}
 	end := "at the end, over 3 seeds (mean ± std, median): τ_T 1.17 ± 1.44 (median 2), τ_U -0.85 ± 1.05 (median -0.6), gain 0.233 ± 0.208 (median 0.3)"
 	if s := res.Summary(); !strings.Contains(s, "1 of 3 seeds as expected") || !strings.Contains(s, end) {
 		t.Errorf("summary:\n%s\nwant the lines %q and %q", s, "1 of 3 seeds as expected", end)

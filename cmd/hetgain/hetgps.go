@@ -230,7 +230,8 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				scale /= 10
 			}
 		}
-		e := reproduce.HetGPSExperiment{Name: "hetgps", Family: family, Boundary: boundary, Seeds: *seeds,
+		uFamily, uBoundary := hetgpsFamily(*u)
+		e := reproduce.HetGPSExperiment{Name: "hetgps", Family: family, Boundary: boundary, UFamily: uFamily, UBoundary: uBoundary, Seeds: *seeds,
 			Settings: []reproduce.HetGPSSetting{{Label: env.value, Spec: spec, Scale: scale}},
 			Expect:   hetgpsExpectation(spec)}
 		if *plot == "" {

@@ -346,3 +346,19 @@ func TestHetGPSProgressETA(t *testing.T) {
 		t.Errorf("two jobs, after 2 capture iterations: %q, want ETA 8s", line)
 	}
 }
+
+// TestHetGPSCommandFamilies checks that the summary of a search with U and
+// T of different families names each, and judges each parameter against
+// its own family's Schur boundary: 0 for lse, 1 for powermean.
+func TestHetGPSCommandFamilies(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	code, out, errOut := runArgs(hetgpsTinyArgs(dir, "-U", "lse(1)", "-T", "powermean(2)", "-seeds", "1", "-quiet")...)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"HetGPS hetgps: lse U and powermean T;", "τ_T > 1, τ_U < 0 at the end: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+}
