@@ -107,6 +107,11 @@ func setupGains(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkGainsSizes(ns, ms, len(ps), len(kinds(kind.value)), method.value != "closed", opts.Restarts); err != nil {
 			return err
 		}
+		if *out != "" { // before the numerical optimiser's work, not after
+			if err := checkOutput("o", *out); err != nil {
+				return err
+			}
+		}
 		var df dataframe.DataFrame
 		if method.value == "closed" {
 			df, err = closedTable(ns, ms, ps, kinds(kind.value))

@@ -240,6 +240,11 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkPictureName(*plot); err != nil {
 			return usagef("-plot: %v", err)
 		}
+		if isSet(fs, "plot") { // before the runs, not after (DIR/... is made by them)
+			if err := checkOutput("plot", *plot); err != nil {
+				return err
+			}
+		}
 		return a.runHetGPS(e, *dir, 1, *plot, *quiet, "hetgps")
 	}
 }
@@ -337,17 +342,22 @@ func (a *app) tabulateHetGPS(e reproduce.HetGPSExperiment, dir string) error {
 }
 
 // writeHetGPS writes the trajectories, figures and summary of res in dir
-// (the figure of a single setting to plot instead, if plot is not empty)
-// and prints the summary and the paths.
+// (the figure of a single setting to plot too, if plot is not empty) and
+// prints the summary and the paths; the summary comes before the drawing
+// to plot, so that a figure that cannot be written there does not hide
+// the results.
 func (a *app) writeHetGPS(res *reproduce.HetGPSResults, dir, plot string) error {
 	e := res.Experiment
 	paths, err := res.Save(dir)
 	if err != nil {
 		return err
 	}
+	if _, err := io.WriteString(a.stdout, res.Summary()); err != nil {
+		return err
+	}
 	if plot != "" && len(e.Settings) == 1 {
 		if err := res.Figure(e.Settings[0].Label).Save(plot); err != nil {
-			return err
+			return fmt.Errorf("-plot %s: %v; the results are in %s", plot, err, dir)
 		}
 		for k, p := range paths { // the figure goes to plot instead
 			if strings.HasSuffix(p, ".png") && p != plot {
@@ -356,7 +366,6 @@ func (a *app) writeHetGPS(res *reproduce.HetGPSResults, dir, plot string) error 
 		}
 	}
 	var b strings.Builder
-	b.WriteString(res.Summary())
 	for _, p := range hetgpsDedupe(paths) {
 		fmt.Fprintf(&b, "wrote %s\n", p)
 	}

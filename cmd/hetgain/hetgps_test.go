@@ -198,6 +198,15 @@ func TestHetGPSCommandUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want usage error naming %s", c.args, code, out, errOut, c.want)
 		}
 	}
+	// A -plot that cannot be written is found before the runs.
+	bad := filepath.Join(dir, "none", "fig.png")
+	code, out, errOut := runArgs(hetgpsTinyArgs(filepath.Join(dir, "run"), "-plot", bad)...)
+	if code != exitError || out != "" || !strings.Contains(errOut, "-plot "+bad+": cannot write there") {
+		t.Errorf("-plot in a missing directory: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run")); err == nil {
+		t.Error("-plot in a missing directory: the runs were started")
+	}
 }
 
 // TestReproduceHetGPS runs "reproduce hetgps" with the presets made tiny.

@@ -88,6 +88,13 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				return usagef("-plot: %v", err)
 			}
 		}
+		for _, o := range []struct{ flag, path string }{{"csv", *csvPath}, {"plot", *plotPath}} {
+			if o.path != "" { // before playing the runs, not after
+				if err := checkOutput(o.flag, o.path); err != nil {
+					return err
+				}
+			}
+		}
 		runs, err := findRuns(*dir)
 		if err != nil {
 			return err

@@ -177,6 +177,15 @@ func TestInspectErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, c.code, c.want)
 		}
 	}
+	// An output that cannot be written is found before the runs are
+	// played: nothing is printed.
+	for _, flag := range []string{"-csv", "-plot"} {
+		path := filepath.Join(empty, "none", "p.png")
+		code, out, errOut := runArgs("inspect", "-dir", run, flag, path)
+		if code != exitError || out != "" || !strings.Contains(errOut, flag+" "+path+": cannot write there") {
+			t.Errorf("%s in a missing directory: exit %d, stdout %q, stderr %q", flag, code, out, errOut)
+		}
+	}
 	// A checkpoint that neither a paired run nor HetGPS can read is
 	// reported once.
 	junk := t.TempDir()

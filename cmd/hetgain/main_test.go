@@ -328,6 +328,17 @@ func TestGainsFormatsAndFile(t *testing.T) {
 	if code != exitError || !strings.Contains(errOut, "hetgain gains:") {
 		t.Errorf("unwritable -o: exit %d, stderr %q", code, errOut)
 	}
+	// The errors name the path given, never a temporary file.
+	dir := filepath.Dir(path)
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "none", "g.csv"), "-o " + filepath.Join(dir, "none", "g.csv") + ": cannot write there"},
+		{dir, "-o " + dir + ": is a directory"},
+	} {
+		code, _, errOut := runArgs("gains", "-pairs", "mean/max", "-method", "closed", "-format", "csv", "-o", c.path)
+		if code != exitError || !strings.Contains(errOut, c.want) || strings.Contains(errOut, ".tmp") {
+			t.Errorf("-o %s: exit %d, stderr %q; want exit 1 and %q", c.path, code, errOut, c.want)
+		}
+	}
 }
 
 func TestPredict(t *testing.T) {

@@ -438,6 +438,9 @@ func (j *trainJob) run() error {
 	if err := os.MkdirAll(j.dir, 0o755); err != nil {
 		return err
 	}
+	if err := checkOutput("plot", j.plot); err != nil { // before training, not after
+		return err
+	}
 	prog := newProgress(j.stderr, j.now, j.terminal, "train")
 	rp := newRunProgress(prog, j.seeds, j.seeds*j.spec.Iterations)
 	stop := func() bool { return j.ctx.Err() != nil }
@@ -500,16 +503,21 @@ func (j *trainJob) run() error {
 	return j.writeResults(logs, tasks)
 }
 
-// writeResults writes DIR/gains.csv and the curves of the seeds in logs
-// and prints the report.
+// writeResults writes DIR/gains.csv, prints the report, and draws the
+// curves of the seeds in logs: the report comes before the drawing, so
+// that a figure that cannot be written does not hide the results.
 func (j *trainJob) writeResults(logs [][]learn.PairStats, tasks []taskScore) error {
 	if err := j.writeCSV(logs, tasks); err != nil {
 		return err
 	}
-	if err := j.curves(logs).Save(j.plot); err != nil {
+	if err := j.report(logs, tasks); err != nil {
 		return err
 	}
-	return j.report(logs, tasks)
+	if err := j.curves(logs).Save(j.plot); err != nil {
+		return fmt.Errorf("-plot %s: %v; the results are in %s", j.plot, err, filepath.Join(j.dir, trainCSV))
+	}
+	_, err := fmt.Fprintf(j.stdout, "wrote %s\n", j.plot)
+	return err
 }
 
 // checkPictureName returns an error unless path ends in an extension that
@@ -583,7 +591,7 @@ func closedForm(env learn.EnvSpec) float64 {
 }
 
 // report prints each seed's final evaluation (and task evaluation) and
-// their mean ± std.
+// their mean ± std, and the path of gains.csv.
 func (j *trainJob) report(logs [][]learn.PairStats, tasks []taskScore) error {
 	var b strings.Builder
 	frames := logs[0][len(logs[0])-1].Frames
@@ -615,7 +623,7 @@ func (j *trainJob) report(logs [][]learn.PairStats, tasks []taskScore) error {
 	if j.team != "both" {
 		b.WriteString("(both teams were trained; gains.csv has both)\n")
 	}
-	fmt.Fprintf(&b, "wrote %s\nwrote %s\n", filepath.Join(j.dir, trainCSV), j.plot)
+	fmt.Fprintf(&b, "wrote %s\n", filepath.Join(j.dir, trainCSV))
 	_, err := io.WriteString(j.stdout, b.String())
 	return err
 }

@@ -345,3 +345,36 @@ func TestCorruptCheckpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainPlotPath checks that a -plot that cannot be written is found
+// before training, and that the results are printed before the curves
+// are drawn: a figure that fails to be written (here its directory is
+// removed during training) does not hide them.
+func TestTrainPlotPath(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "run")
+	bad := filepath.Join(root, "none", "c.png")
+	code, out, errOut := runArgs(trainArgs(dir, "-quiet", "-plot", bad)...)
+	if code != exitError || out != "" || !strings.Contains(errOut, "-plot "+bad+": cannot write there") {
+		t.Errorf("-plot in a missing directory: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "seed1")); err == nil {
+		t.Error("-plot in a missing directory: seed 1 was trained")
+	}
+
+	pics := filepath.Join(root, "pics")
+	if err := os.Mkdir(pics, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	a := newApp(context.Background(), &stdout, &stderr)
+	a.now = func() time.Time { // training reads the clock: the directory goes
+		os.RemoveAll(pics)
+		return time.Now()
+	}
+	code = a.run(trainArgs(dir, "-plot", filepath.Join(pics, "c.png")))
+	if code != exitError || !strings.Contains(stdout.String(), "\nmean  ") || !strings.Contains(stdout.String(), "wrote "+filepath.Join(dir, "gains.csv")) ||
+		!strings.Contains(stderr.String(), "-plot "+filepath.Join(pics, "c.png")) {
+		t.Errorf("-plot removed during training: exit %d, stdout %q, stderr %q; want the results, then the error", code, stdout.String(), stderr.String())
+	}
+}
