@@ -80,10 +80,14 @@ func (l *operatorList) String() string {
 }
 
 func (l *operatorList) Set(s string) error {
+	specs := splitTop(s, ',')
+	if len(specs) == 0 { // not the default: that is the flag left out
+		return errors.New("empty: want operators, as min or 'softmax(2)'")
+	}
 	if !l.set {
 		l.ops, l.set = nil, true // the first use replaces the default
 	}
-	for _, spec := range splitTop(s, ',') {
+	for _, spec := range specs {
 		op, err := parseOperator(spec)
 		if err != nil {
 			return err
@@ -110,7 +114,11 @@ func (l *pairList) String() string {
 }
 
 func (l *pairList) Set(s string) error {
-	for _, pair := range splitTop(s, ',') {
+	pairs := splitTop(s, ',')
+	if len(pairs) == 0 { // not the default: that is the flag left out
+		return errors.New("empty: want pairs U/T, as min/max")
+	}
+	for _, pair := range pairs {
 		parts := splitTop(pair, '/')
 		if len(parts) != 2 {
 			return fmt.Errorf("%q is not a pair U/T, as in min/max", pair)

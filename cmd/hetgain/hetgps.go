@@ -135,7 +135,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	deterministic := fs.Bool("grad-deterministic", false, "the gain and its gradient from the teams' deterministic policies, not sampled actions")
 	thetaLR := fs.Float64("theta-lr", learn.HetGPSDefaultThetaLR, "learning rate of θ")
 	gradEpisodes := fs.Int("grad-episodes", 32, "episodes of the gain and its gradient (at most 1000000)")
-	episodeLength := fs.Int("episode-length", 0, "steps of a capture or tag episode (0: 100; at most 100000)")
+	episodeLength := fs.Int("episode-length", 0, "steps of a capture or tag episode (0: 100; at most 100000; not for the matrix game, of one step)")
 	seeds := fs.Int("seeds", 1, "number of seeds (runs 1 to K; at most 10000)")
 	iterations := fs.Int("iterations", 200, "HetGPS iterations of each run (at most 1000000)")
 	dir := fs.String("dir", "", "`DIR` for the runs and results (required)")
@@ -168,6 +168,9 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		if *n < 1 || *m < 1 {
 			return usagef("-N %d -M %d: want N >= 1 and M >= 1", *n, *m)
+		}
+		if env.value == "matrix" && *episodeLength != 0 {
+			return usagef("-episode-length %d: the matrix game's episodes are one step; -episode-length is for -env capture and tag", *episodeLength)
 		}
 		if *floor && !*descent {
 			return usagef("-floor needs -descent: it holds a descent at a gain of 0")
