@@ -455,3 +455,48 @@ func TestMemoryLimitAllowsPresets(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEExamplesMatchHelp checks that a command line of the README
+// that writes where examples of the command's help write (the same -dir
+// or -out) is one of them, quotes and comment aside: the two describe it
+// alike.
+func TestREADMEExamplesMatchHelp(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := func(line string) string {
+		f := strings.Fields(line)
+		for k := 0; k+1 < len(f); k++ {
+			if f[k] == "-dir" || f[k] == "-out" {
+				return f[k+1]
+			}
+		}
+		return ""
+	}
+	compared := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		line = strings.ReplaceAll(strings.TrimSpace(line), `"`, "'")
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "hetgain" || lookup(f[1]) == nil || target(line) == "" {
+			continue
+		}
+		var same []string
+		found := false
+		for _, e := range lookup(f[1]).examples {
+			if target(e.line) == target(line) {
+				same, found = append(same, e.line), found || e.line == line
+			}
+		}
+		if len(same) > 0 {
+			compared++
+			if !found {
+				t.Errorf("README:\n  %s\nhelp of %s:\n  %s", line, f[1], strings.Join(same, "\n  "))
+			}
+		}
+	}
+	if compared < 3 {
+		t.Errorf("%d README command lines compared with the help, want at least 3 (train, sweep, hetgps)", compared)
+	}
+}
