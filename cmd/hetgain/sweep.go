@@ -222,12 +222,7 @@ func settingsDiff(saved, s settings, err error) string {
 	if err != nil {
 		return fmt.Sprintf(" (its %s cannot be read)", sweepSettings)
 	}
-	if c, err := gain.SweepFamily(saved.U); err == nil {
-		saved.U = c
-	}
-	if c, err := gain.SweepFamily(saved.T); err == nil {
-		saved.T = c
-	}
+	canonicalFamilies(&saved)
 	want, got := settingFields(&saved), settingFields(&s)
 	for k, f := range want {
 		if got[k].value != f.value {
@@ -335,12 +330,7 @@ func (j *sweepJob) resumeSettings(fs *flag.FlagSet, flags settings) (settings, e
 	if err != nil {
 		return settings{}, err
 	}
-	if c, err := gain.SweepFamily(flags.U); err == nil {
-		flags.U = c
-	}
-	if c, err := gain.SweepFamily(flags.T); err == nil {
-		flags.T = c
-	}
+	canonicalFamilies(&flags)
 	want, got := settingFields(&saved), settingFields(&flags)
 	for k, f := range want {
 		for _, name := range f.flags {
@@ -661,4 +651,16 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// canonicalFamilies writes s's operator families in the canonical form of
+// gain.SweepFamily, so that two spellings of one family compare equal;
+// a family it does not know is left as it is.
+func canonicalFamilies(s *settings) {
+	if c, err := gain.SweepFamily(s.U); err == nil {
+		s.U = c
+	}
+	if c, err := gain.SweepFamily(s.T); err == nil {
+		s.T = c
+	}
 }
