@@ -158,6 +158,21 @@ func ReferenceConfig() Config {
 	return c
 }
 
+// FramesPerIteration returns the number of frames a team of c collects
+// in an iteration in environments whose episodes last episodeLength
+// steps: FramesPerIter rounded up to whole episodes of every worker's
+// Envs environments. Zero fields of c take their defaults. It panics if
+// episodeLength is below 1.
+func (c Config) FramesPerIteration(episodeLength int) int {
+	if episodeLength < 1 {
+		panic(fmt.Sprintf("learn: episode length %d, want at least 1", episodeLength))
+	}
+	c = c.withDefaults()
+	perEpisode := c.Envs * episodeLength
+	episodes := (c.FramesPerIter + c.Workers*perEpisode - 1) / (c.Workers * perEpisode)
+	return c.Workers * episodes * perEpisode
+}
+
 // withDefaults returns c with every zero field replaced by its default.
 func (c Config) withDefaults() Config {
 	d := DefaultConfig()

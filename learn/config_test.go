@@ -246,3 +246,38 @@ func TestRunSpecCheck(t *testing.T) {
 		t.Errorf("unknown environment: NewPair = %v", err)
 	}
 }
+
+// TestFramesPerIteration checks the rounding up to whole episodes of every
+// worker against the smallest multiple found by counting, and the figures
+// of ReferenceConfig's doc.
+func TestFramesPerIteration(t *testing.T) {
+	for _, c := range []struct {
+		frames, envs, workers, length int
+	}{
+		{1600, 64, 1, 1}, {1600, 64, 1, 100}, {1600, 16, 2, 100}, {7, 1, 1, 1}, {6401, 64, 1, 100}, {60000, 600, 1, 100},
+	} {
+		cfg := DefaultConfig()
+		cfg.FramesPerIter, cfg.Envs, cfg.Workers = c.frames, c.envs, c.workers
+		want := 0
+		for want < c.frames {
+			want += c.workers * c.envs * c.length
+		}
+		if got := cfg.FramesPerIteration(c.length); got != want {
+			t.Errorf("%+v: %d frames, want %d", c, got, want)
+		}
+	}
+	ref := ReferenceConfig()
+	if got := ref.FramesPerIteration(100); got != 60000 {
+		t.Errorf("reference, 100 steps: %d frames, want 60000", got)
+	}
+	if got := ref.FramesPerIteration(1000); got != 600000 {
+		t.Errorf("reference, 1000 steps: %d frames, want 600000", got)
+	}
+	ref.Envs = 60
+	if got := ref.FramesPerIteration(1000); got != 60000 {
+		t.Errorf("reference with 60 environments, 1000 steps: %d frames, want 60000", got)
+	}
+	if got := (Config{}).FramesPerIteration(1); got != DefaultConfig().FramesPerIter {
+		t.Errorf("zero Config: %d frames, want the default %d", got, DefaultConfig().FramesPerIter)
+	}
+}

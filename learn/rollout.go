@@ -46,11 +46,10 @@ func (t *Team) rawW() int {
 
 func newBuffer(t *Team) buffer {
 	length := t.workers[0].env.EpisodeLength()
-	B, W := t.cfg.Envs, t.cfg.Workers
-	perEpisode := B * length
-	episodes := (t.cfg.FramesPerIter + W*perEpisode - 1) / (W * perEpisode)
-	F := W * episodes * perEpisode
-	b := buffer{frames: F, perWork: episodes * perEpisode, episodes: episodes, length: length}
+	W := t.cfg.Workers
+	F := t.cfg.FramesPerIteration(length)
+	episodes := F / (W * t.cfg.Envs * length)
+	b := buffer{frames: F, perWork: F / W, episodes: episodes, length: length}
 	b.actorIn = make([]float64, F*t.n*t.inDim)
 	if t.cfg.Critic == Centralised {
 		b.criticIn = make([]float64, F*t.cInDim)
@@ -62,7 +61,7 @@ func newBuffer(t *Team) buffer {
 	b.value = make([]float64, F*vr)
 	b.adv = make([]float64, F*vr)
 	b.target = make([]float64, F*vr)
-	b.epReturn = make([]float64, W*episodes*B)
+	b.epReturn = make([]float64, W*episodes*t.cfg.Envs)
 	return b
 }
 

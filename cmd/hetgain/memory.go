@@ -62,15 +62,6 @@ func layerParams(in float64, hidden []int, out float64) float64 {
 	return p
 }
 
-// framesPerIteration is the number of frames a team collects in an
-// iteration: -frames-per-iter rounded up to whole episodes of every
-// worker's batch (learn's rollout buffer).
-func framesPerIteration(c learn.Config, length int) float64 {
-	perEpisode := float64(c.Envs) * float64(length)
-	w := float64(c.Workers)
-	return w * math.Ceil(float64(c.FramesPerIter)/(w*perEpisode)) * perEpisode
-}
-
 // Costs of the memory estimate, calibrated on the maximum resident
 // memory of one-iteration runs of the matrix game, capture and tag
 // (networks of up to 2 x 2048 units, up to 200,000 frames per iteration,
@@ -109,7 +100,7 @@ func teamBytes(c learn.Config, het bool, s envSizes, evalEpisodes int) float64 {
 	}
 	out := float64(s.out)
 	params := actors*(layerParams(in, c.Hidden, out)+out) + critics*layerParams(cIn, c.Hidden, 1)
-	frames := framesPerIteration(c, s.length)
+	frames := float64(c.FramesPerIteration(s.length))
 	central := cIn
 	if c.Critic == learn.PerAgent {
 		central = 0

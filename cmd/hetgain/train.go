@@ -221,7 +221,7 @@ func (f trainFlags) checkSizes(fs *flag.FlagSet, spec learn.RunSpec, extraEpisod
 		return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 	}
 	full := spec.WithDefaults()
-	frames := framesPerIteration(full.Team, s.length)
+	frames := float64(full.Team.FramesPerIteration(s.length))
 	if isSet(fs, "minibatch") && float64(*f.minibatch) > frames {
 		return usagef("-minibatch %d: an iteration has %.0f frames (-frames-per-iter %d rounded up to whole episodes of -envs %d x -workers %d); want at most %.0f",
 			*f.minibatch, frames, full.Team.FramesPerIter, full.Team.Envs, full.Team.Workers, frames)
