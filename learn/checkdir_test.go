@@ -143,3 +143,67 @@ func TestRunDirSpellings(t *testing.T) {
 		t.Errorf("3 agents: %v, want ErrCheckpoint naming Env.Agents", err)
 	}
 }
+
+// TestErrOtherSettings checks that a directory holding a run of other
+// settings gives ErrOtherSettings (which is also ErrCheckpoint), from
+// CheckRunDir, CheckHetGPSDir, Train and HetGPS, and that files that
+// cannot be read give ErrCheckpoint but not ErrOtherSettings.
+func TestErrOtherSettings(t *testing.T) {
+	if !errors.Is(ErrOtherSettings, ErrCheckpoint) {
+		t.Error("ErrOtherSettings does not wrap ErrCheckpoint")
+	}
+	other := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrOtherSettings) || !errors.Is(err, ErrCheckpoint) {
+			t.Errorf("%s: %v, want ErrOtherSettings and ErrCheckpoint", what, err)
+		}
+	}
+	unreadable := func(what string, err error) {
+		t.Helper()
+		if errors.Is(err, ErrOtherSettings) || !errors.Is(err, ErrCheckpoint) {
+			t.Errorf("%s: %v, want ErrCheckpoint, not ErrOtherSettings", what, err)
+		}
+	}
+
+	spec := smallSpec(2)
+	dir := t.TempDir()
+	mustTrain(t, spec, Options{Dir: dir})
+	lr := smallSpec(2)
+	lr.Team.LR = 0.0123
+	other("CheckRunDir, other learning rate", CheckRunDir(dir, lr))
+	_, err := Train(lr, Options{Dir: dir})
+	other("Train, other learning rate", err)
+	hg := hetgpsSmallCapture(3, 2)
+	other("CheckHetGPSDir on a paired run", CheckHetGPSDir(dir, hg))
+
+	hgDir := t.TempDir()
+	if _, err := HetGPS(hg, Options{Dir: hgDir}); err != nil {
+		t.Fatal(err)
+	}
+	descent := hetgpsSmallCapture(3, 2)
+	descent.Descent = true
+	other("CheckHetGPSDir, descent", CheckHetGPSDir(hgDir, descent))
+	_, err = HetGPS(descent, Options{Dir: hgDir})
+	other("HetGPS, descent", err)
+
+	// A corrupt checkpoint, an unreadable specification in it, and an
+	// unreadable spec.json.
+	junk := t.TempDir()
+	mustTrain(t, spec, Options{Dir: junk})
+	if err := os.WriteFile(filepath.Join(junk, checkpointFile), []byte("junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Train(spec, Options{Dir: junk})
+	unreadable("Train, junk checkpoint", err)
+	_, err = Train(lr, Options{Dir: junk})
+	unreadable("Train with other settings, junk checkpoint", err)
+	d := t.TempDir()
+	mustTrain(t, spec, Options{Dir: d})
+	rewriteCheckpoint(t, func(ck *checkpoint) { ck.Spec = []byte("{") })(d)
+	_, err = Train(spec, Options{Dir: d})
+	unreadable("Train, unreadable specification in the checkpoint", err)
+	if err := os.WriteFile(filepath.Join(d, specFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unreadable("CheckRunDir, unreadable spec.json", CheckRunDir(d, spec))
+}

@@ -142,9 +142,11 @@ func checkNoOrphanLog(dir string) error {
 // CheckRunDir returns nil if the run directory dir holds a paired run of
 // spec (Train's, with spec's defaults filled in; the number of iterations
 // may differ, since a run can be extended). If it holds another run, the
-// error wraps ErrCheckpoint and names the first setting that differs, as
-// in "Team.LR"; if dir has no spec.json, the error wraps fs.ErrNotExist.
-// An invalid spec gives an error wrapping ErrConfig.
+// error wraps ErrOtherSettings (and so ErrCheckpoint) and names the first
+// setting that differs, as in "Team.LR"; an unreadable spec.json gives an
+// error wrapping ErrCheckpoint only; if dir has no spec.json, the error
+// wraps fs.ErrNotExist. An invalid spec gives an error wrapping
+// ErrConfig.
 func CheckRunDir(dir string, spec RunSpec) error {
 	if err := spec.Check(); err != nil {
 		return err
@@ -173,10 +175,11 @@ func checkSpecFile(dir string, want []byte) error {
 	return nil
 }
 
-// sameSpec reports an error naming the first setting (in the order of
-// the sorted dotted names, such as "Team.LR") that differs between two
-// JSON specifications, ignoring the top-level "Iterations" (a run may be
-// extended).
+// sameSpec reports an error wrapping ErrOtherSettings naming the first
+// setting (in the order of the sorted dotted names, such as "Team.LR")
+// that differs between two JSON specifications, ignoring the top-level
+// "Iterations" (a run may be extended); one wrapping ErrCheckpoint only
+// if either cannot be read.
 func sameSpec(old, new []byte) error {
 	var a, b map[string]interface{}
 	if json.Unmarshal(old, &a) != nil || json.Unmarshal(new, &b) != nil {
@@ -220,7 +223,7 @@ func specDiff(name string, a, b interface{}) error {
 	if !okA || !okB {
 		if fmt.Sprint(a) != fmt.Sprint(b) {
 			return fmt.Errorf("learn: the run kept there has %s = %v, this run %v; use another directory: %w",
-				name, a, b, ErrCheckpoint)
+				name, a, b, ErrOtherSettings)
 		}
 		return nil
 	}
@@ -240,7 +243,7 @@ func specDiff(name string, a, b interface{}) error {
 			sub = name + "." + k
 		}
 		if _, ok := ma[k]; !ok {
-			return fmt.Errorf("learn: the run kept there has no setting %s: %w", sub, ErrCheckpoint)
+			return fmt.Errorf("learn: the run kept there has no setting %s: %w", sub, ErrOtherSettings)
 		}
 		if err := specDiff(sub, ma[k], mb[k]); err != nil {
 			return err

@@ -19,8 +19,10 @@ type Options struct {
 	// iteration, written as the run goes) and checkpoint.gob. If it holds
 	// a checkpoint of the same run, the run resumes from it; rows of the
 	// log after the checkpoint are dropped and recomputed, identically.
-	// If it holds a log with rows but no checkpoint, the run returns an
-	// error wrapping ErrCheckpoint and leaves the directory alone.
+	// If it holds a checkpoint of a run with other settings, the run
+	// returns an error wrapping ErrOtherSettings (and so ErrCheckpoint);
+	// if it holds a log with rows but no checkpoint, one wrapping
+	// ErrCheckpoint. Either way the directory is left alone.
 	// Empty: nothing is written.
 	Dir string
 	// CheckpointEvery is the number of iterations between checkpoints

@@ -81,6 +81,12 @@ func TestHetGPSCommandTiny(t *testing.T) {
 	if !strings.Contains(out, "wrote "+plot) {
 		t.Errorf("-plot: %s", out)
 	}
+	// Other settings in the first directory: a usage error naming the
+	// setting.
+	if code, _, errOut := runArgs(hetgpsTinyArgs(dir, "-descent", "-quiet")...); code != exitUsage ||
+		!strings.Contains(errOut, "Descent") || !strings.Contains(errOut, "use another directory") {
+		t.Errorf("-descent in a directory of ascents: exit %d, stderr %q", code, errOut)
+	}
 	log, _, err = learn.ReadHetGPSLog(filepath.Join(dir2, "matrix", "seed1"))
 	if err != nil || len(log) == 0 {
 		t.Fatalf("alternated run's log: %d rows, %v", len(log), err)

@@ -400,13 +400,14 @@ func (j *trainJob) scoreTask(pair *learn.Pair, seed int64) (taskScore, error) {
 
 // checkpointError is the error of a command for err, which wraps
 // learn.ErrCheckpoint, less prefix. A directory holding a run of other
-// settings is a bad command line: those settings need another directory.
+// settings (learn.ErrOtherSettings) is a bad command line: those settings
+// need another directory.
 // A checkpoint or log that cannot be read, or that does not fit its run,
 // is a failure of the files (exit 1), with how to train that run afresh:
 // moving away or removing its directory, runDir if known.
 func checkpointError(err error, prefix, runDir string) error {
 	msg := strings.TrimPrefix(err.Error(), prefix)
-	if otherSettings(err) {
+	if errors.Is(err, learn.ErrOtherSettings) {
 		return usagef("%s", msg)
 	}
 	where := "that run's directory"
@@ -414,14 +415,6 @@ func checkpointError(err error, prefix, runDir string) error {
 		where = runDir
 	}
 	return fmt.Errorf("%s\nmove or remove %s to train that run afresh (the other runs are kept)", msg, where)
-}
-
-// otherSettings reports whether err is learn's report that a run
-// directory holds a run of other settings (learn.CheckRunDir: "the run
-// kept there has Team.LR = ..., this run ..."; learn has no error value
-// of its own for it).
-func otherSettings(err error) bool {
-	return strings.Contains(err.Error(), "the run kept there has")
 }
 
 // resumeCommand is the command line that resumes this command: the same
