@@ -41,8 +41,12 @@ func NewReward(outer Operator, inner ...Operator) *Reward {
 	return &Reward{Outer: outer, Inner: inner}
 }
 
-// String returns "U∘T", e.g. "min∘max".
+// String returns "U∘T", e.g. "min∘max", or "<nil>" for a nil *Reward
+// (as fmt prints it).
 func (r *Reward) String() string {
+	if r == nil {
+		return "<nil>"
+	}
 	if len(r.Inner) == 1 {
 		return fmt.Sprintf("%v∘%v", r.Outer, r.Inner[0])
 	}
@@ -51,10 +55,12 @@ func (r *Reward) String() string {
 
 // InnerFor returns the inner aggregator of task j >= 0: Inner[j], or the
 // single shared Inner[0] for every j. It panics if j is negative, if j is
-// not below len(Inner) when there are several inner operators, or if there
-// are none.
+// not below len(Inner) when there are several inner operators, if there
+// are none, or if r is nil.
 func (r *Reward) InnerFor(j int) Operator {
 	switch {
+	case r == nil:
+		panic("aggregators: Reward.InnerFor on a nil *Reward")
 	case len(r.Inner) == 0:
 		panic("aggregators: Reward.InnerFor: the reward has no inner operator")
 	case j < 0 || (len(r.Inner) > 1 && j >= len(r.Inner)):
@@ -69,9 +75,10 @@ func (r *Reward) InnerFor(j int) Operator {
 // nil matrix (or nil pointer, such as a nil *mat.Dense) or N or M below 1
 // (wrapping ErrDimension), a column count that does not match the inner operators, an
 // entry that is NaN, infinite or negative, or a row whose sum exceeds the
-// budget. It also reports a reward that cannot be evaluated: a nil or
-// missing operator, an operator whose parameter is outside its family's
-// domain, or a Budget that is NaN or negative.
+// budget. It also reports a reward that cannot be evaluated: a nil
+// *Reward or a nil or missing operator (wrapping ErrParam, or ErrDimension
+// for no inner operator), an operator whose parameter is outside its
+// family's domain, or a Budget that is NaN or negative.
 func (r *Reward) Check(a mat.Matrix) error {
 	if err := r.checkOperators(); err != nil {
 		return err
@@ -115,6 +122,9 @@ func isNilMatrix(a mat.Matrix) bool {
 }
 
 func (r *Reward) checkOperators() error {
+	if r == nil {
+		return fmt.Errorf("aggregators: reward is a nil *Reward: %w", ErrParam)
+	}
 	if r.Outer == nil {
 		return fmt.Errorf("aggregators: reward has no outer operator: %w", ErrParam)
 	}

@@ -609,3 +609,54 @@ func TestMisuse(t *testing.T) {
 		}
 	}
 }
+
+// TestNilReward checks every exported method of a nil *Reward: the ones
+// that return an error return one wrapping ErrParam that names the nil
+// reward, InnerFor panics with an "aggregators: " message, and String is
+// "<nil>", as fmt prints it; none dereferences the nil pointer.
+func TestNilReward(t *testing.T) {
+	var r *Reward
+	a := mat.NewDense(2, 2, []float64{0.5, 0.5, 0.5, 0.5})
+	want := func(name string, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrParam) || !strings.HasPrefix(err.Error(), "aggregators: ") || !strings.Contains(err.Error(), "nil *Reward") {
+			t.Errorf("%s on a nil *Reward: error %v, want ErrParam naming the nil *Reward", name, err)
+		}
+	}
+	msg, panicked := panicMessage(func() {
+		want("Check", r.Check(a))
+		y, err := r.Scores(a)
+		want("Scores", err)
+		if y != nil {
+			t.Errorf("Scores on a nil *Reward: %v, want nil", y)
+		}
+		v, err := r.Value(a)
+		want("Value", err)
+		if !math.IsNaN(v) {
+			t.Errorf("Value on a nil *Reward: %v, want NaN with the error", v)
+		}
+		g, err := r.Gradient(a)
+		want("Gradient", err)
+		if g != nil {
+			t.Errorf("Gradient on a nil *Reward: %v, want nil", g)
+		}
+		pg, err := r.ParamGradient(a)
+		want("ParamGradient", err)
+		if pg.Inner != nil || pg.Outer != 0 {
+			t.Errorf("ParamGradient on a nil *Reward: %+v, want the zero value", pg)
+		}
+		if s := r.String(); s != "<nil>" {
+			t.Errorf("String on a nil *Reward: %q, want \"<nil>\"", s)
+		}
+		if s := fmt.Sprint(r); s != "<nil>" {
+			t.Errorf("fmt.Sprint of a nil *Reward: %q, want \"<nil>\"", s)
+		}
+	})
+	if panicked {
+		t.Errorf("a method of a nil *Reward panicked: %s", msg)
+	}
+	mustPanic(t, "InnerFor(0) on a nil *Reward", func() { r.InnerFor(0) })
+	if msg, _ := panicMessage(func() { r.InnerFor(0) }); !strings.Contains(msg, "nil *Reward") {
+		t.Errorf("InnerFor(0) on a nil *Reward: panic %q, want one naming the nil *Reward", msg)
+	}
+}
