@@ -12,6 +12,12 @@ import (
 // MaxNumericalCells is the largest N·M that Hom, Het and Numerical accept.
 const MaxNumericalCells = 1 << 14
 
+// MaxRestarts is the largest Options.Restarts that Hom, Het and Numerical
+// accept. The search keeps the point reached from every restart, so the
+// restarts are bounded like the problem's size: a mistyped count fails
+// with ErrParam instead of taking the machine's memory.
+const MaxRestarts = 10000
+
 // Budget is the feasible set of one agent's efforts, the general budget of
 // the paper's footnote to Section 2: B_min <= r_ij for every task j and
 // sum_j r_ij <= B_max. The zero value means {0, 1}, the unit simplex of the
@@ -38,6 +44,8 @@ type Options struct {
 	// Restarts is the number of random starts of the local ascent, for
 	// each of the homogeneous and the heterogeneous search; 0 means
 	// 8 + 2·(dimension), at most 48 (dimension M for Hom, N·M for Het).
+	// A negative value, or one above MaxRestarts, is an error wrapping
+	// ErrParam.
 	Restarts int
 	// Tol is the relative tolerance of the local ascent: a run stops when
 	// its best value improves by less than Tol·(1 + |value|) over 10
@@ -291,6 +299,8 @@ func numSetup(r *aggregators.Reward, n, m int, kind Allocation, opts *Options) (
 	switch {
 	case o.Restarts < 0:
 		return nil, fmt.Errorf("gain: Restarts = %d, need >= 0 (0 means the default): %w", o.Restarts, ErrParam)
+	case o.Restarts > MaxRestarts:
+		return nil, fmt.Errorf("gain: Restarts = %d, need at most MaxRestarts = %d: %w", o.Restarts, MaxRestarts, ErrParam)
 	case o.MaxIter < 0:
 		return nil, fmt.Errorf("gain: MaxIter = %d, need >= 0 (0 means the default): %w", o.MaxIter, ErrParam)
 	case math.IsNaN(o.Tol) || math.IsInf(o.Tol, 0) || o.Tol < 0:

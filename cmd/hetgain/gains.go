@@ -56,7 +56,7 @@ type optimiserFlags struct {
 func addOptimiserFlags(fs *flag.FlagSet) optimiserFlags {
 	return optimiserFlags{
 		seed:     fs.Int64("seed", 1, "seed of the numerical optimiser's random starts"),
-		restarts: fs.Int("restarts", 0, "random restarts of the numerical optimiser (0: its default; at most 10000, and restarts × N × M at most 16777216)"),
+		restarts: fs.Int("restarts", 0, fmt.Sprintf("random restarts of the numerical optimiser (0: its default; at most %d, and restarts × N × M at most %d)", maxRestarts, maxSearchFloats)),
 		tol:      fs.Float64("tol", 0, "convergence tolerance of the numerical optimiser (0: its default)"),
 	}
 }

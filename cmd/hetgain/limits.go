@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/hetgain/hetgain/gain"
 )
 
 // Upper limits of the flags that size what a command allocates or how
@@ -26,13 +28,16 @@ const (
 	maxEpisodes      = 1000000  // -eval-episodes, -task-episodes, -grad-episodes, inspect's -episodes
 	maxEpisodeLength = 100000   // -episode-length
 	maxJobs          = 256      // -jobs of reproduce
-	maxRestarts      = 10000    // -restarts
 	maxSearchFloats  = 1 << 24  // -restarts × N × M: the allocations a numerical search keeps
 	maxSweepCells    = 1000000  // values of t × values of τ
 	maxTableRows     = 100000   // rows of the gains table
 	maxMemoryGB      = 4        // estimated memory of the teams a command trains at once
 	maxMemory        = maxMemoryGB << 30
 )
+
+// maxRestarts is the upper limit of -restarts: the numerical optimiser's
+// own, which the library enforces too.
+const maxRestarts = gain.MaxRestarts
 
 // atMost returns a usage error naming the flag unless v <= limit.
 func atMost(flag string, v, limit int) error {
