@@ -80,6 +80,10 @@ type Config struct {
 	// Epochs is the number of passes over an iteration's data (default 4).
 	Epochs int
 	// Minibatch is the number of frames in a minibatch (default 400).
+	// Each epoch cuts the iteration's shuffled frames into minibatches of
+	// Minibatch frames, the last holding what is left; a Minibatch above
+	// the iteration's frames (FramesPerIteration) makes one minibatch of
+	// them all.
 	Minibatch int
 
 	// LR is the actor's Adam learning rate (default 3e-3); CriticLR the

@@ -118,7 +118,7 @@ func addTrainFlags(fs *flag.FlagSet) trainFlags {
 	return trainFlags{
 		framesPerIter: fs.Int("frames-per-iter", 0, "frames each team collects per iteration (0: 1600, or 60000 with -reference; at most 10000000)"),
 		envs:          fs.Int("envs", 0, "environments in a batch (0: 64, or 600 with -reference; at most 1000000)"),
-		minibatch:     fs.Int("minibatch", 0, "frames per minibatch (0: 400, or 4096 with -reference; at most the frames of an iteration)"),
+		minibatch:     fs.Int("minibatch", 0, "frames per minibatch (0: 400, or 4096 with -reference, or the frames of an iteration if fewer; if set, at most the frames of an iteration)"),
 		epochs:        fs.Int("epochs", 0, "passes over an iteration's frames (0: 4, or 45 with -reference; at most 10000)"),
 		workers:       fs.Int("workers", 0, "goroutines collecting each team's rollouts (0: 1; at most 1024); results depend on it"),
 		evalEvery:     fs.Int("eval-every", 0, "iterations between evaluations (0: 1)"),
