@@ -34,24 +34,25 @@ const (
 	allocPadH  = 2.0 * vg.Centimeter // title, task labels and gaps
 )
 
-// check panics with a "figures: ..." message if panel k is malformed.
-func (a Allocation) check(k int) {
-	bad := func(format string, args ...any) {
-		panic(fmt.Sprintf("figures: allocation %d: ", k) + fmt.Sprintf(format, args...))
-	}
+// check returns a "figures: allocation k: ..." error if panel k is
+// malformed.
+func (a Allocation) check(k int) error {
+	where := fmt.Sprintf("allocation %d", k)
 	if a.Agents < 1 || a.Tasks < 1 {
-		bad("%d agents and %d tasks (need both >= 1)", a.Agents, a.Tasks)
+		return badAt(where, "%d agents and %d tasks (need both >= 1)", a.Agents, a.Tasks)
 	}
 	if len(a.Effort) != a.Agents*a.Tasks {
-		bad("%d efforts, want N*M = %d*%d", len(a.Effort), a.Agents, a.Tasks)
+		return badAt(where, "%d efforts, want N*M = %d*%d", len(a.Effort), a.Agents, a.Tasks)
 	}
 	for c, v := range a.Effort {
 		if !finite(v) || v < 0 {
-			bad("effort of agent %d on task %d is %v (want finite and >= 0)", c/a.Tasks, c%a.Tasks, v)
+			return badAt(where, "effort of agent %d on task %d is %v (want finite and >= 0)", c/a.Tasks, c%a.Tasks, v)
 		}
 	}
-	checkLabels(bad, a.AgentLabels, a.Agents, "agent")
-	checkLabels(bad, a.TaskLabels, a.Tasks, "task")
+	if err := checkLabels(where, a.AgentLabels, a.Agents, "agent"); err != nil {
+		return err
+	}
+	return checkLabels(where, a.TaskLabels, a.Tasks, "task")
 }
 
 func (a Allocation) agentLabel(i int) string { return label(a.AgentLabels, i, "agent") }
@@ -64,14 +65,15 @@ func (a Allocation) taskLabel(j int) string  { return label(a.TaskLabels, j, "ta
 // Specialists show as one dark cell per row in different columns,
 // identical agents as equal rows. It suits the mean efforts of trained
 // teams (simulate.EffortProfile) side by side, such as the heterogeneous
-// and the homogeneous team of each run. It panics with a "figures: ..."
-// message on malformed input or if cols < 1.
+// and the homogeneous team of each run. If there are no panels, cols < 1,
+// or a panel is malformed, the figure carries a "figures: ..." error that
+// says so, naming the panel (see Figure.Err).
 func Allocations(title string, cols int, panels ...Allocation) *Figure {
 	if len(panels) == 0 {
-		panic("figures: Allocations needs at least one effort matrix")
+		return failed(badf("Allocations needs at least one effort matrix"))
 	}
 	if cols < 1 {
-		panic(fmt.Sprintf("figures: Allocations with %d columns", cols))
+		return failed(badf("Allocations with %d columns", cols))
 	}
 	cols = min(cols, len(panels))
 	rows := (len(panels) + cols - 1) / cols
@@ -81,10 +83,14 @@ func Allocations(title string, cols int, panels ...Allocation) *Figure {
 		plots[r] = make([]*plot.Plot, cols)
 	}
 	for k, a := range panels {
-		a.check(k)
+		if err := a.check(k); err != nil {
+			return failed(err)
+		}
 		agents, tasks = max(agents, a.Agents), max(tasks, a.Tasks)
 		plots[k/cols][k%cols] = allocationPlot(a)
-		checkAxes(fmt.Sprintf("allocation %d", k), plots[k/cols][k%cols])
+		if err := checkAxes(fmt.Sprintf("allocation %d", k), plots[k/cols][k%cols]); err != nil {
+			return failed(err)
+		}
 	}
 	titleH := vg.Length(0)
 	if title != "" {

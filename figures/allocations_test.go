@@ -65,22 +65,22 @@ func TestAllocationsLayout(t *testing.T) {
 	}
 }
 
-func TestAllocationsMalformedInputPanics(t *testing.T) {
+func TestAllocationsMalformedInput(t *testing.T) {
 	ok := func() Allocation { return Allocation{Agents: 1, Tasks: 2, Effort: []float64{0.5, 0.5}} }
-	with := func(f func(*Allocation)) func() {
-		return func() {
+	with := func(f func(*Allocation)) func() *Figure {
+		return func() *Figure {
 			a := ok()
 			f(&a)
-			Allocations("", 1, ok(), a)
+			return Allocations("", 1, ok(), a)
 		}
 	}
-	wantPanic(t, "none", func() { Allocations("", 1) }, "at least one")
-	wantPanic(t, "cols", func() { Allocations("", 0, ok()) }, "0 columns")
-	wantPanic(t, "agents", with(func(a *Allocation) { a.Agents = 0 }), "allocation 1", "0 agents")
-	wantPanic(t, "length", with(func(a *Allocation) { a.Effort = a.Effort[:1] }), "1 efforts, want N*M = 1*2")
-	wantPanic(t, "NaN", with(func(a *Allocation) { a.Effort[1] = math.NaN() }), "agent 0 on task 1 is NaN")
-	wantPanic(t, "negative", with(func(a *Allocation) { a.Effort[0] = -0.1 }), "agent 0 on task 0 is -0.1")
-	wantPanic(t, "Inf", with(func(a *Allocation) { a.Effort[0] = math.Inf(1) }), "+Inf")
-	wantPanic(t, "labels", with(func(a *Allocation) { a.TaskLabels = []string{"x"} }), "1 task labels for 2 tasks")
-	wantPanic(t, "agent labels", with(func(a *Allocation) { a.AgentLabels = []string{"x", "y"} }), "2 agent labels for 1 agents")
+	wantBad(t, "none", func() *Figure { return Allocations("", 1) }, "at least one")
+	wantBad(t, "cols", func() *Figure { return Allocations("", 0, ok()) }, "0 columns")
+	wantBad(t, "agents", with(func(a *Allocation) { a.Agents = 0 }), "allocation 1", "0 agents")
+	wantBad(t, "length", with(func(a *Allocation) { a.Effort = a.Effort[:1] }), "1 efforts, want N*M = 1*2")
+	wantBad(t, "NaN", with(func(a *Allocation) { a.Effort[1] = math.NaN() }), "agent 0 on task 1 is NaN")
+	wantBad(t, "negative", with(func(a *Allocation) { a.Effort[0] = -0.1 }), "agent 0 on task 0 is -0.1")
+	wantBad(t, "Inf", with(func(a *Allocation) { a.Effort[0] = math.Inf(1) }), "+Inf")
+	wantBad(t, "labels", with(func(a *Allocation) { a.TaskLabels = []string{"x"} }), "1 task labels for 2 tasks")
+	wantBad(t, "agent labels", with(func(a *Allocation) { a.AgentLabels = []string{"x", "y"} }), "2 agent labels for 1 agents")
 }

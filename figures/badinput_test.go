@@ -2,9 +2,12 @@ package figures
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/png"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,17 +48,55 @@ func encodeWithin(f *Figure, format string) encodeOutcome {
 	}
 }
 
-// drawOrPanic encodes f as PNG and passes on, in the calling goroutine, a
-// panic of the rendering, or panics with "timeout" if it did not return
-// within 5 s.
-func drawOrPanic(f *Figure) {
-	out := encodeWithin(f, "png")
-	if out.timedOut {
-		panic("timeout: rendering did not return within 5 s")
+// construct calls mk and returns its figure, or the panic it raised.
+func construct(mk func() *Figure) (f *Figure, panicked any) {
+	defer func() { panicked = recover() }()
+	return mk(), nil
+}
+
+// wantBad checks that mk, a constructor given malformed data, returns
+// without panicking a figure whose Err, Encode and Save all return the
+// same error, one that starts with "figures: ", wraps ErrData and contains
+// every string of want; that Save leaves an existing file as it was; and
+// that PNG panics with the error's message.
+func wantBad(t *testing.T, name string, mk func() *Figure, want ...string) {
+	t.Helper()
+	f, panicked := construct(mk)
+	if panicked != nil {
+		t.Errorf("%s: the constructor panicked: %v", name, panicked)
+		return
 	}
-	if out.panicked != nil {
-		panic(out.panicked)
+	err := f.Err()
+	if err == nil || !strings.HasPrefix(err.Error(), "figures: ") || !errors.Is(err, ErrData) {
+		t.Errorf("%s: Err() = %v, want a \"figures: ...\" error that wraps ErrData", name, err)
+		return
 	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%s: error %q does not mention %q", name, err, w)
+		}
+	}
+	if out := encodeWithin(f, "png"); out.timedOut || out.panicked != nil || out.err != err {
+		t.Errorf("%s: Encode: error %v, panic %v, timeout %v; want Err's error %q", name, out.err, out.panicked, out.timedOut, err)
+	}
+	path := filepath.Join(t.TempDir(), "old.png")
+	if werr := os.WriteFile(path, []byte("the old file"), 0o644); werr != nil {
+		t.Fatal(werr)
+	}
+	if serr := f.Save(path); serr != err {
+		t.Errorf("%s: Save = %v, want Err's error %q", name, serr, err)
+	}
+	if b, rerr := os.ReadFile(path); rerr != nil || string(b) != "the old file" {
+		t.Errorf("%s: Save changed the file: %q, %v", name, b, rerr)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != err.Error() {
+				t.Errorf("%s: PNG panicked with %#v, want Err's message %q", name, r, err.Error())
+			}
+		}()
+		f.PNG()
+	}()
 }
 
 // TestEncodeRefusesBadSizes sets Width or Height to values that are not
@@ -115,16 +156,12 @@ func TestZeroFigure(t *testing.T) {
 }
 
 // TestNoRowsNoCategories checks that SchurStrips without rows and
-// Intervals without categories panic with a "figures: ..." message that
-// says what is missing, rather than with an index out of range (SchurStrips
-// failed so when drawn; Intervals when made).
+// Intervals without categories make a figure with a "figures: ..." error
+// that says what is missing, rather than panicking with an index out of
+// range (SchurStrips did so when drawn; Intervals when made).
 func TestNoRowsNoCategories(t *testing.T) {
-	wantPanic(t, "SchurStrips", func() {
-		drawOrPanic(SchurStrips("t", "p"))
-	}, "SchurStrips", "at least one row")
-	wantPanic(t, "Intervals", func() {
-		drawOrPanic(Intervals("t", "y", nil, []float64{0}))
-	}, "Intervals", "at least one category")
+	wantBad(t, "SchurStrips", func() *Figure { return SchurStrips("t", "p") }, "SchurStrips", "at least one row")
+	wantBad(t, "Intervals", func() *Figure { return Intervals("t", "y", nil, []float64{0}) }, "Intervals", "at least one category")
 }
 
 // TestSchurStripsParams checks that SchurStrips refuses, with a message
@@ -148,13 +185,13 @@ func TestSchurStripsParams(t *testing.T) {
 		{"repeated", []float64{0, 1, 1}, []string{"Params[2] = 1 is not above Params[1] = 1"}},
 		{"too far apart", []float64{-1e308, 0, 1e308}, []string{"-1e+308 to 1e+308", "too far apart"}},
 	} {
-		wantPanic(t, c.name, func() {
-			drawOrPanic(SchurStrips("t", "p", ClassRow{Name: "r", Params: c.params, Classes: classes}))
+		wantBad(t, c.name, func() *Figure {
+			return SchurStrips("t", "p", ClassRow{Name: "r", Params: c.params, Classes: classes})
 		}, c.want...)
 	}
 	// The auditor's case: two parameters, the first NaN.
-	wantPanic(t, "auditor", func() {
-		drawOrPanic(SchurStrips("t", "p", ClassRow{Params: []float64{nan, 1}, Classes: []aggregators.SchurClass{1, 2}}))
+	wantBad(t, "auditor", func() *Figure {
+		return SchurStrips("t", "p", ClassRow{Params: []float64{nan, 1}, Classes: []aggregators.SchurClass{1, 2}})
 	}, "Params[0] is NaN")
 }
 
@@ -164,8 +201,8 @@ func TestSchurStripsParams(t *testing.T) {
 // returned (gonum/plot's tick labelling loops forever on an axis of
 // infinite or NaN span), panicked with "palette: specified value == NaN"
 // (a heat map's values), or drew a meaningless picture (gonum/plot puts
-// an axis end that overflowed to ±Inf at 0); each now panics when made,
-// with a "figures: ..." message that names the axis or the values.
+// an axis end that overflowed to ±Inf at 0); each is now made with a
+// "figures: ..." error that names the axis or the values.
 func TestSpansTooWideToDraw(t *testing.T) {
 	big := 1e308
 	wide := []float64{-big, big}
@@ -242,7 +279,7 @@ func TestSpansTooWideToDraw(t *testing.T) {
 		{"Episode bounds", ep(func(tr *Trajectories) { tr.Bounds = [4]float64{0, 1, -big, big} }), []string{"episode panel 0", "axis"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			wantPanic(t, c.name, func() { drawOrPanic(c.make()) }, append([]string{"too far apart"}, c.want...)...)
+			wantBad(t, c.name, c.make, append([]string{"too far apart"}, c.want...)...)
 		})
 	}
 }
@@ -293,12 +330,19 @@ func TestCheckAxesSaysWhy(t *testing.T) {
 	} {
 		p := plot.New()
 		p.Y.Min, p.Y.Max = c.lo, c.hi
-		wantPanic(t, fmt.Sprintf("%v to %v", c.lo, c.hi), func() { checkAxes("probe", p) }, "probe: the y axis", c.want)
+		err := checkAxes("probe", p)
+		if err == nil || !strings.HasPrefix(err.Error(), "figures: probe: the y axis") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v to %v: checkAxes = %v, want an error about the y axis that says %q", c.lo, c.hi, err, c.want)
+		}
 	}
 	p := plot.New() // no data: from +Inf to -Inf
-	checkAxes("empty", p)
+	if err := checkAxes("empty", p); err != nil {
+		t.Errorf("no data: %v", err)
+	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -8e307, 8e307, 0, math.MaxFloat64
-	checkAxes("wide but finite", p)
+	if err := checkAxes("wide but finite", p); err != nil {
+		t.Errorf("wide but finite: %v", err)
+	}
 }
 
 // TestHeatMapNarrowOrConstantValues draws heat maps whose values are

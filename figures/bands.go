@@ -1,7 +1,6 @@
 package figures
 
 import (
-	"fmt"
 	"image/color"
 	"math"
 	"strconv"
@@ -61,63 +60,69 @@ func named(kind string, k int, label string) string {
 	return s
 }
 
-// check panics with a "figures: <where>: ..." message if b is malformed;
-// where names the band.
-func (b Band) check(where string) {
-	bad := func(format string, a ...any) {
-		panic("figures: " + where + ": " + fmt.Sprintf(format, a...))
-	}
+// check returns a "figures: <where>: ..." error if b is malformed; where
+// names the band.
+func (b Band) check(where string) error {
 	n := len(b.X)
-	if n == 0 {
-		bad("no points")
-	}
-	if len(b.Mean) != n {
-		bad("%d x values and %d means", n, len(b.Mean))
-	}
-	if (b.Lo == nil) != (b.Hi == nil) {
-		bad("Lo has %d values and Hi %d: give both or neither", len(b.Lo), len(b.Hi))
-	}
-	fill := b.Lo != nil
-	if fill && len(b.Lo) != n {
-		bad("%d x values and %d Lo values", n, len(b.Lo))
-	}
-	if fill && len(b.Hi) != n {
-		bad("%d x values and %d Hi values", n, len(b.Hi))
+	switch {
+	case n == 0:
+		return badAt(where, "no points")
+	case len(b.Mean) != n:
+		return badAt(where, "%d x values and %d means", n, len(b.Mean))
+	case (b.Lo == nil) != (b.Hi == nil):
+		return badAt(where, "Lo has %d values and Hi %d: give both or neither", len(b.Lo), len(b.Hi))
+	case b.Lo != nil && len(b.Lo) != n:
+		return badAt(where, "%d x values and %d Lo values", n, len(b.Lo))
+	case b.Hi != nil && len(b.Hi) != n:
+		return badAt(where, "%d x values and %d Hi values", n, len(b.Hi))
 	}
 	for k := 0; k < n; k++ {
-		if !finite(b.X[k]) {
-			bad("X[%d] is %v", k, b.X[k])
-		}
-		if !finite(b.Mean[k]) {
-			bad("Mean[%d] is %v", k, b.Mean[k])
-		}
-		if !fill {
-			continue
-		}
-		if !finite(b.Lo[k]) {
-			bad("Lo[%d] is %v", k, b.Lo[k])
-		}
-		if !finite(b.Hi[k]) {
-			bad("Hi[%d] is %v", k, b.Hi[k])
-		}
-		if b.Lo[k] > b.Hi[k] {
-			bad("Lo[%d] = %v is above Hi[%d] = %v", k, b.Lo[k], k, b.Hi[k])
+		if err := b.checkPoint(where, k); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
-// check panics with a "figures: panel k ...: ..." message if panel k is
+// checkPoint returns a "figures: <where>: ..." error if point k of b,
+// whose slices have the same length, is not finite or has Lo above Hi.
+func (b Band) checkPoint(where string, k int) error {
+	if !finite(b.X[k]) {
+		return badAt(where, "X[%d] is %v", k, b.X[k])
+	}
+	if !finite(b.Mean[k]) {
+		return badAt(where, "Mean[%d] is %v", k, b.Mean[k])
+	}
+	if b.Lo == nil {
+		return nil
+	}
+	if !finite(b.Lo[k]) {
+		return badAt(where, "Lo[%d] is %v", k, b.Lo[k])
+	}
+	if !finite(b.Hi[k]) {
+		return badAt(where, "Hi[%d] is %v", k, b.Hi[k])
+	}
+	if b.Lo[k] > b.Hi[k] {
+		return badAt(where, "Lo[%d] = %v is above Hi[%d] = %v", k, b.Lo[k], k, b.Hi[k])
+	}
+	return nil
+}
+
+// check returns a "figures: panel k ...: ..." error if panel k is
 // malformed.
-func (pn Panel) check(k int) {
+func (pn Panel) check(k int) error {
 	where := named("panel", k, pn.Title)
 	for i, b := range pn.Bands {
-		b.check(where + ", " + named("band", i, b.Label))
+		if err := b.check(where + ", " + named("band", i, b.Label)); err != nil {
+			return err
+		}
 	}
 	for j, v := range pn.Reference {
 		if !finite(v) {
-			panic(fmt.Sprintf("figures: %s: reference %d is %v", where, j, v))
+			return badAt(where, "reference %d is %v", j, v)
 		}
 	}
+	return nil
 }
 
 // translucent returns c with its opacity scaled by alpha.
@@ -189,8 +194,9 @@ func (r referenceLines) DataRange() (xmin, xmax, ymin, ymax float64) {
 // bandPlotters returns what draws band b in colour c: its fill (nil
 // without Lo and Hi), which goes under every centre line, its centre line,
 // or its marker (the i-th shape) if it has a single point, and the
-// thumbnails of its legend entry.
-func bandPlotters(b Band, c color.Color, i int) (fill plot.Plotter, centre plot.Plotter, thumbs []plot.Thumbnailer) {
+// thumbnails of its legend entry; or an error if gonum/plot refuses the
+// points (b.check refuses them first).
+func bandPlotters(b Band, c color.Color, i int) (fill plot.Plotter, centre plot.Plotter, thumbs []plot.Thumbnailer, err error) {
 	if b.Lo != nil {
 		fc := translucent(c, bandAlpha)
 		fill = bandFill{x: b.X, lo: b.Lo, hi: b.Hi, color: fc}
@@ -203,23 +209,23 @@ func bandPlotters(b Band, c color.Color, i int) (fill plot.Plotter, centre plot.
 	if len(xys) == 1 {
 		pts, err := plotter.NewScatter(xys)
 		if err != nil {
-			panic(fmt.Sprintf("figures: band %q: %v", b.Label, err))
+			return nil, nil, nil, badf("band %q: %v", b.Label, err)
 		}
 		pts.Color = c
 		pts.Shape = bandShapes[i%len(bandShapes)]
 		pts.Radius = bandMarker
-		return fill, pts, append(thumbs, pts)
+		return fill, pts, append(thumbs, pts), nil
 	}
 	line, err := plotter.NewLine(xys)
 	if err != nil {
-		panic(fmt.Sprintf("figures: band %q: %v", b.Label, err))
+		return nil, nil, nil, badf("band %q: %v", b.Label, err)
 	}
 	line.Color = c
 	line.Width = 1.5 * line.Width
 	if b.Dashed {
 		line.Dashes = plotutil.Dashes(1)
 	}
-	return fill, line, append(thumbs, line)
+	return fill, line, append(thumbs, line), nil
 }
 
 // bandLegend returns an empty legend in the style of the legend strips.
@@ -298,19 +304,24 @@ func (l *bandLayout) figure(w, h vg.Length) *Figure {
 // lies under every line; a band of a single point draws a marker (over a
 // bar from Lo to Hi). The legend, of the bands with a label, is in a strip
 // to the right of the plot, so the figure is that much wider than
-// DefaultWidth. It panics with a "figures: ..." message naming the band
-// if a band has no points, X, Mean, Lo and Hi of different lengths, only
-// one of Lo and Hi, a value that is NaN or infinite, or Lo above Hi, and
-// with one naming the axis if the bands' values are too far apart to draw
-// (their span overflows float64, as from -1e308 to 1e308).
+// DefaultWidth. If a band has no points, X, Mean, Lo and Hi of different
+// lengths, only one of Lo and Hi, a value that is NaN or infinite, or Lo
+// above Hi, the figure carries a "figures: ..." error naming the band, and
+// if the bands' values are too far apart to draw (their span overflows
+// float64, as from -1e308 to 1e308), one naming the axis (see Figure.Err).
 func Bands(title, xLabel, yLabel string, bands ...Band) *Figure {
-	l := newBandsLayout(title, xLabel, yLabel, bands)
+	l, err := newBandsLayout(title, xLabel, yLabel, bands)
+	if err != nil {
+		return failed(err)
+	}
 	return l.figure(DefaultWidth+l.legendW, DefaultHeight)
 }
 
-func newBandsLayout(title, xLabel, yLabel string, bands []Band) *bandLayout {
+func newBandsLayout(title, xLabel, yLabel string, bands []Band) (*bandLayout, error) {
 	for i, b := range bands {
-		b.check(named("band", i, b.Label))
+		if err := b.check(named("band", i, b.Label)); err != nil {
+			return nil, err
+		}
 	}
 	p := plot.New()
 	p.Title.Text = title
@@ -320,7 +331,10 @@ func newBandsLayout(title, xLabel, yLabel string, bands []Band) *bandLayout {
 	legend := bandLegend()
 	var centres []plot.Plotter
 	for i, b := range bands {
-		fill, centre, thumbs := bandPlotters(b, plotutil.Color(i), i)
+		fill, centre, thumbs, err := bandPlotters(b, plotutil.Color(i), i)
+		if err != nil {
+			return nil, err
+		}
 		if fill != nil {
 			p.Add(fill)
 		}
@@ -330,10 +344,12 @@ func newBandsLayout(title, xLabel, yLabel string, bands []Band) *bandLayout {
 		}
 	}
 	p.Add(centres...)
-	checkAxes("Bands", p)
+	if err := checkAxes("Bands", p); err != nil {
+		return nil, err
+	}
 	l := &bandLayout{plots: [][]*plot.Plot{{p}}, tiles: draw.Tiles{Rows: 1, Cols: 1}}
 	l.setLegend(legend)
-	return l
+	return l, nil
 }
 
 // BandPanels lays panels out in a grid with cols columns (rows as needed),
@@ -350,13 +366,17 @@ func newBandsLayout(title, xLabel, yLabel string, bands []Band) *bandLayout {
 // they first occur (an unlabelled band takes the colour of its position in
 // its panel), and one legend in a strip on the right lists the labels and,
 // if any panel has one, the reference line. The figure is 6.5 cm wide per
-// column and 5 cm high per row, plus the title and the legend. It panics
-// with a "figures: ..." message if there are no panels, cols < 1, a
-// reference value is NaN or infinite, a band is malformed as for Bands
-// (the message names the panel and the band), or a panel's x or y range
-// is too far apart to draw (its span overflows float64).
+// column and 5 cm high per row, plus the title and the legend. If there
+// are no panels, cols < 1, a reference value is NaN or infinite, a band is
+// malformed as for Bands, or a panel's x or y range is too far apart to
+// draw (its span overflows float64), the figure carries a "figures: ..."
+// error that says so, naming the panel and the band or the axis (see
+// Figure.Err).
 func BandPanels(title, xLabel, yLabel string, cols int, sharedY bool, panels ...Panel) *Figure {
-	l := newBandPanelsLayout(title, xLabel, yLabel, cols, sharedY, panels)
+	l, err := newBandPanelsLayout(title, xLabel, yLabel, cols, sharedY, panels)
+	if err != nil {
+		return failed(err)
+	}
 	rows, cols := len(l.plots), len(l.plots[0])
 	h := vg.Length(rows) * bandPanelH
 	if title != "" {
@@ -365,15 +385,26 @@ func BandPanels(title, xLabel, yLabel string, cols int, sharedY bool, panels ...
 	return l.figure(vg.Length(cols)*bandPanelW+l.legendW, h)
 }
 
-func newBandPanelsLayout(title, xLabel, yLabel string, cols int, sharedY bool, panels []Panel) *bandLayout {
+// checkPanels returns an error if BandPanels cannot draw panels in cols
+// columns.
+func checkPanels(cols int, panels []Panel) error {
 	if len(panels) == 0 {
-		panic("figures: BandPanels needs at least one panel")
+		return badf("BandPanels needs at least one panel")
 	}
 	if cols < 1 {
-		panic(fmt.Sprintf("figures: BandPanels needs at least 1 column, got cols = %d", cols))
+		return badf("BandPanels needs at least 1 column, got cols = %d", cols)
 	}
 	for k, pn := range panels {
-		pn.check(k)
+		if err := pn.check(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newBandPanelsLayout(title, xLabel, yLabel string, cols int, sharedY bool, panels []Panel) (*bandLayout, error) {
+	if err := checkPanels(cols, panels); err != nil {
+		return nil, err
 	}
 	cols = min(cols, len(panels))
 	rows := (len(panels) + cols - 1) / cols
@@ -389,41 +420,26 @@ func newBandPanelsLayout(title, xLabel, yLabel string, cols int, sharedY bool, p
 	inLegend := map[int]bool{}
 	references := false
 	for k, pn := range panels {
-		p := plot.New()
-		p.Title.Text = pn.Title
-		p.Title.TextStyle.Font.Size = vg.Points(10)
+		p, err := panelPlot(pn, colours[k], &legend, inLegend)
+		if err != nil {
+			return nil, err
+		}
 		if k%cols == 0 {
 			p.Y.Label.Text = yLabel
 		}
 		if k+cols >= len(panels) { // no panel below
 			p.X.Label.Text = xLabel
 		}
-		p.Add(plotter.NewGrid())
-		var centres []plot.Plotter
-		for i, b := range pn.Bands {
-			ci := colours[k][i]
-			fill, centre, thumbs := bandPlotters(b, plotutil.Color(ci), ci)
-			if fill != nil {
-				p.Add(fill)
-			}
-			centres = append(centres, centre)
-			if b.Label != "" && !inLegend[ci] {
-				inLegend[ci] = true
-				legend.Add(b.Label, thumbs...)
-			}
-		}
-		if len(pn.Reference) > 0 {
-			p.Add(referenceLines(pn.Reference))
-			references = true
-		}
-		p.Add(centres...)
+		references = references || len(pn.Reference) > 0
 		if r := ranges[k]; r[0] <= r[1] {
 			p.Y.Min, p.Y.Max = r[0], r[1]
 		}
 		if xr[0] <= xr[1] {
 			p.X.Min, p.X.Max = xr[0], xr[1]
 		}
-		checkAxes(named("panel", k, pn.Title), p)
+		if err := checkAxes(named("panel", k, pn.Title), p); err != nil {
+			return nil, err
+		}
 		l.plots[k/cols][k%cols] = p
 	}
 	if references {
@@ -432,7 +448,39 @@ func newBandPanelsLayout(title, xLabel, yLabel string, cols int, sharedY bool, p
 	l.setLegend(legend)
 	l.tiles = draw.Tiles{Rows: rows, Cols: cols, PadX: 4 * vg.Millimeter, PadY: 3 * vg.Millimeter,
 		PadTop: 1 * vg.Millimeter, PadLeft: 1 * vg.Millimeter, PadRight: 2 * vg.Millimeter, PadBottom: 1 * vg.Millimeter}
-	return l
+	return l, nil
+}
+
+// panelPlot returns the plot of panel pn, without axis labels or ranges:
+// its bands, band i in colour number colours[i], and its reference lines.
+// It adds to legend each labelled band whose colour number is not yet in
+// inLegend.
+func panelPlot(pn Panel, colours []int, legend *plot.Legend, inLegend map[int]bool) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = pn.Title
+	p.Title.TextStyle.Font.Size = vg.Points(10)
+	p.Add(plotter.NewGrid())
+	var centres []plot.Plotter
+	for i, b := range pn.Bands {
+		ci := colours[i]
+		fill, centre, thumbs, err := bandPlotters(b, plotutil.Color(ci), ci)
+		if err != nil {
+			return nil, err
+		}
+		if fill != nil {
+			p.Add(fill)
+		}
+		centres = append(centres, centre)
+		if b.Label != "" && !inLegend[ci] {
+			inLegend[ci] = true
+			legend.Add(b.Label, thumbs...)
+		}
+	}
+	if len(pn.Reference) > 0 {
+		p.Add(referenceLines(pn.Reference))
+	}
+	p.Add(centres...)
+	return p, nil
 }
 
 // xRange returns the x range [min, max] shared by every panel, so that

@@ -4,7 +4,6 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotutil"
@@ -108,7 +107,7 @@ func TestBandsFill(t *testing.T) {
 	fill := overWhite(translucent(plotutil.Color(0), bandAlpha))
 	counts := map[string]int{}
 	for name, b := range map[string]Band{"with": with, "without": without} {
-		l := newBandsLayout("t", "x", "y", []Band{b})
+		l := bandsLayout(t, "t", "x", "y", []Band{b})
 		f := l.figure(DefaultWidth+l.legendW, DefaultHeight)
 		img := decode(t, f)
 		area, at := dataArea(l, f.Width, f.Height, 0, 0)
@@ -140,7 +139,7 @@ func TestBandsFill(t *testing.T) {
 func TestBandOfOnePointDrawsAMarker(t *testing.T) {
 	// Off the grid lines (at multiples of 0.5), which would tint the pixels.
 	b := Band{Label: "p", X: []float64{3.3}, Mean: []float64{2.3}, Lo: []float64{1.1}, Hi: []float64{4.1}}
-	l := newBandsLayout("", "", "", []Band{b})
+	l := bandsLayout(t, "", "", "", []Band{b})
 	f := l.figure(DefaultWidth+l.legendW, DefaultHeight)
 	img := decode(t, f)
 	_, at := dataArea(l, f.Width, f.Height, 0, 0)
@@ -170,44 +169,42 @@ func TestTranslucent(t *testing.T) {
 	}
 }
 
-// wantPanic checks that f panics with a message that starts with
-// "figures: " and contains every string of want.
-func wantPanic(t *testing.T, name string, f func(), want ...string) {
+// bandsLayout returns newBandsLayout's layout, failing the test if the
+// bands cannot be drawn.
+func bandsLayout(t *testing.T, title, xLabel, yLabel string, bands []Band) *bandLayout {
 	t.Helper()
-	defer func() {
-		t.Helper()
-		r := recover()
-		s, ok := r.(string)
-		switch {
-		case r == nil:
-			t.Errorf("%s: no panic", name)
-		case !ok || !strings.HasPrefix(s, "figures: "):
-			t.Errorf("%s: panic %v does not start with \"figures: \"", name, r)
-		default:
-			for _, w := range want {
-				if !strings.Contains(s, w) {
-					t.Errorf("%s: panic %q does not mention %q", name, s, w)
-				}
-			}
-		}
-	}()
-	f()
+	l, err := newBandsLayout(title, xLabel, yLabel, bands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
 
-func TestBandsMalformedInputPanics(t *testing.T) {
+// panelsLayout returns newBandPanelsLayout's layout, failing the test if
+// the panels cannot be drawn.
+func panelsLayout(t *testing.T, title, xLabel, yLabel string, cols int, sharedY bool, panels []Panel) *bandLayout {
+	t.Helper()
+	l, err := newBandPanelsLayout(title, xLabel, yLabel, cols, sharedY, panels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestBandsMalformedInput(t *testing.T) {
 	good := func() Band { return sampleBand("good", 3, 1, 1) }
-	with := func(f func(*Band)) func() {
-		return func() {
+	with := func(f func(*Band)) func() *Figure {
+		return func() *Figure {
 			b := good()
 			b.Label = "bad"
 			f(&b)
-			Bands("", "", "", good(), b)
+			return Bands("", "", "", good(), b)
 		}
 	}
 	nan, inf := math.NaN(), math.Inf(1)
 	cases := []struct {
 		name string
-		f    func()
+		f    func() *Figure
 		want []string
 	}{
 		{"no points", with(func(b *Band) { b.X, b.Mean, b.Lo, b.Hi = nil, nil, nil, nil }), []string{`band 1 "bad"`, "no points"}},
@@ -222,29 +219,29 @@ func TestBandsMalformedInputPanics(t *testing.T) {
 		{"NaN Lo", with(func(b *Band) { b.Lo[3] = nan }), []string{"Lo[3] is NaN"}},
 		{"Inf Hi", with(func(b *Band) { b.Hi[0] = -inf }), []string{"Hi[0] is -Inf"}},
 		{"Lo above Hi", with(func(b *Band) { b.Lo[1], b.Hi[1] = 3, 2 }), []string{`band 1 "bad"`, "Lo[1] = 3 is above Hi[1] = 2"}},
-		{"unlabelled", func() { b := good(); b.Label = ""; b.Mean = nil; Bands("", "", "", b) }, []string{"band 0: 4 x values and 0 means"}},
-		{"no panels", func() { BandPanels("", "", "", 2, true) }, []string{"BandPanels", "at least one panel"}},
-		{"cols 0", func() { BandPanels("", "", "", 0, true, samplePanels(2)...) }, []string{"BandPanels", "cols = 0"}},
-		{"cols -3", func() { BandPanels("", "", "", -3, false, samplePanels(2)...) }, []string{"cols = -3"}},
-		{"panel band", func() {
+		{"unlabelled", func() *Figure { b := good(); b.Label = ""; b.Mean = nil; return Bands("", "", "", b) }, []string{"band 0: 4 x values and 0 means"}},
+		{"no panels", func() *Figure { return BandPanels("", "", "", 2, true) }, []string{"BandPanels", "at least one panel"}},
+		{"cols 0", func() *Figure { return BandPanels("", "", "", 0, true, samplePanels(2)...) }, []string{"BandPanels", "cols = 0"}},
+		{"cols -3", func() *Figure { return BandPanels("", "", "", -3, false, samplePanels(2)...) }, []string{"cols = -3"}},
+		{"panel band", func() *Figure {
 			ps := samplePanels(3)
 			ps[1].Bands[1].Hi = ps[1].Bands[1].Hi[:2]
-			BandPanels("", "", "", 2, false, ps...)
+			return BandPanels("", "", "", 2, false, ps...)
 		}, []string{`panel 1 "setting B", band 1 "hom"`, "11 x values and 2 Hi values"}},
-		{"panel Lo above Hi", func() {
+		{"panel Lo above Hi", func() *Figure {
 			ps := samplePanels(3)
 			ps[2].Title = ""
 			ps[2].Bands[0].Lo[4] = 100
-			BandPanels("", "", "", 2, true, ps...)
+			return BandPanels("", "", "", 2, true, ps...)
 		}, []string{`panel 2, band 0 "het"`, "Lo[4] = 100 is above Hi[4]"}},
-		{"reference", func() {
+		{"reference", func() *Figure {
 			ps := samplePanels(3)
 			ps[2].Reference = []float64{0, nan}
-			BandPanels("", "", "", 3, true, ps...)
+			return BandPanels("", "", "", 3, true, ps...)
 		}, []string{`panel 2 "setting C"`, "reference 1 is NaN"}},
 	}
 	for _, c := range cases {
-		wantPanic(t, c.name, c.f, c.want...)
+		wantBad(t, c.name, c.f, c.want...)
 	}
 }
 
@@ -252,7 +249,7 @@ func TestBandPanelsLayout(t *testing.T) {
 	ps := samplePanels(9)
 	f := BandPanels("grid", "step", "reward", 3, true, ps...)
 	decode(t, f)
-	l := newBandPanelsLayout("grid", "step", "reward", 3, true, ps)
+	l := panelsLayout(t, "grid", "step", "reward", 3, true, ps)
 	if len(l.plots) != 3 || len(l.plots[0]) != 3 {
 		t.Fatalf("9 panels in 3 columns: %d x %d plots", len(l.plots), len(l.plots[0]))
 	}
@@ -274,11 +271,11 @@ func TestBandPanelsLayout(t *testing.T) {
 
 	// 8 panels: the last cell is empty and the panel above it has the x
 	// label; more columns than panels are cut down.
-	l = newBandPanelsLayout("", "x", "y", 3, false, samplePanels(8))
+	l = panelsLayout(t, "", "x", "y", 3, false, samplePanels(8))
 	if l.plots[2][2] != nil || l.plots[1][2].X.Label.Text != "x" || l.plots[0][2].X.Label.Text != "" {
 		t.Errorf("8 panels in 3 columns: the last cell or the x labels are wrong")
 	}
-	if l = newBandPanelsLayout("", "x", "y", 5, false, samplePanels(2)); len(l.plots) != 1 || len(l.plots[0]) != 2 {
+	if l = panelsLayout(t, "", "x", "y", 5, false, samplePanels(2)); len(l.plots) != 1 || len(l.plots[0]) != 2 {
 		t.Errorf("2 panels in 5 columns: %d x %d plots, want 1 x 2", len(l.plots), len(l.plots[0]))
 	}
 }
@@ -315,7 +312,7 @@ func TestBandPanelsYRanges(t *testing.T) {
 	for _, sharedY := range []bool{true, false} {
 		ps := samplePanels(9)
 		want := yRanges(ps, sharedY)
-		l := newBandPanelsLayout("", "x", "y", 3, sharedY, ps)
+		l := panelsLayout(t, "", "x", "y", 3, sharedY, ps)
 		for k := range ps {
 			p := l.plots[k/3][k%3]
 			if got := [2]float64{p.Y.Min, p.Y.Max}; got != want[k] {
@@ -336,7 +333,7 @@ func TestBandPanelsSharedX(t *testing.T) {
 	if r := xRange(ps); r != [2]float64{-2, 7} {
 		t.Fatalf("xRange %v, want [-2, 7]", r)
 	}
-	l := newBandPanelsLayout("", "x", "y", 3, false, ps)
+	l := panelsLayout(t, "", "x", "y", 3, false, ps)
 	for k := range ps {
 		if p := l.plots[0][k]; p.X.Min != -2 || p.X.Max != 7 {
 			t.Errorf("panel %d: x axis [%g, %g], want [-2, 7]", k, p.X.Min, p.X.Max)

@@ -13,13 +13,17 @@
 // signs (Δ, τ, ≥) but not all (∘ and ≻ are missing): write "U=min, T=max"
 // rather than "min∘max" in titles and legends.
 //
-// Constructors panic with a "figures: ..." message on malformed input,
-// as each one's doc says: lengths that do not match, NaN or infinite
-// values, and finite values too far apart to draw (an axis, or a heat
-// map's colour scale, whose span overflows float64). Encode and Save
-// return an error for an unknown format, a nil or zero Figure, or a Width
-// or Height that is not finite and > 0; PNG panics with that error's
-// message.
+// Constructors do not panic on data. Given malformed data (lengths that
+// do not match, NaN or infinite values, finite values too far apart to
+// draw: an axis, or a heat map's colour scale, whose span overflows
+// float64), a constructor returns a Figure that carries a "figures: ..."
+// error naming the series, band, panel or axis at fault, and wrapping
+// ErrData: its Err method returns the error, Encode and Save return it
+// (Save leaves the file alone), and PNG panics with its message, which a
+// notebook shows. Encode and Save also return an error for an unknown
+// format, a nil or zero Figure, or a Width or Height that is not finite
+// and above 0; PNG panics with that error's message too. Paths, which only converts
+// data, panics on records of the wrong shape.
 //
 // Constructors take data, not computations: the packages gain and schur
 // compute, this package only draws. Titles and labels are constructor

@@ -135,11 +135,15 @@ func episodeSide(panels int) vg.Length {
 // colour from a ring at its start to a disc at its end, of
 // true size when AgentRadius is set, with optional velocity arrows. The
 // figure's Width and Height fit the panels' aspect ratios; changing them
-// keeps each panel's aspect and leaves margins. It panics with a
-// "figures: ..." message on malformed input, including positions, radii
-// or bounds too far apart to draw (a span that overflows float64).
+// keeps each panel's aspect and leaves margins. If there are no panels or
+// a panel is malformed, including positions, radii or bounds too far
+// apart to draw (a span that overflows float64), the figure carries a
+// "figures: ..." error that says so, naming the panel (see Figure.Err).
 func Episode(title string, panels ...Trajectories) *Figure {
-	l := newEpisodeLayout(title, panels)
+	l, err := newEpisodeLayout(title, panels)
+	if err != nil {
+		return failed(err)
+	}
 	f := &Figure{Width: l.width, Height: l.height}
 	f.encode = func(format string, w, h vg.Length) ([]byte, error) { return encode(l.draw, format, w, h) }
 	return f
@@ -159,15 +163,17 @@ type episodeLayout struct {
 	width, height vg.Length
 }
 
-func newEpisodeLayout(title string, panels []Trajectories) *episodeLayout {
+func newEpisodeLayout(title string, panels []Trajectories) (*episodeLayout, error) {
 	if len(panels) == 0 {
-		panic("figures: Episode needs at least one panel of trajectories")
+		return nil, badf("Episode needs at least one panel of trajectories")
 	}
 	l := &episodeLayout{title: title}
 	side := episodeSide(len(panels))
 	maxAgents := 0
 	for k, t := range panels {
-		t.check(k)
+		if err := t.check(k); err != nil {
+			return nil, err
+		}
 		if len(t.Agents) > maxAgents {
 			maxAgents = len(t.Agents)
 		}
@@ -177,7 +183,9 @@ func newEpisodeLayout(title string, panels []Trajectories) *episodeLayout {
 		ep.span = t.span()
 		p.Add(ep)
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = ep.span[0], ep.span[1], ep.span[2], ep.span[3]
-		checkAxes(fmt.Sprintf("episode panel %d", k), p)
+		if err := checkAxes(fmt.Sprintf("episode panel %d", k), p); err != nil {
+			return nil, err
+		}
 		l.plots = append(l.plots, p)
 		l.spans = append(l.spans, ep.span)
 
@@ -207,7 +215,7 @@ func newEpisodeLayout(title string, panels []Trajectories) *episodeLayout {
 		l.height += l.titleH
 	}
 	l.legend = episodeLegendFor(panels, maxAgents)
-	return l
+	return l, nil
 }
 
 // titleStyle is the text style of figure titles (that of a plot title).
@@ -311,78 +319,93 @@ func finite2(p [2]float64) bool {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// check panics with a "figures: ..." message if panel k is malformed.
-func (t Trajectories) check(k int) {
-	bad := func(format string, a ...any) {
-		panic(fmt.Sprintf("figures: episode panel %d: ", k) + fmt.Sprintf(format, a...))
+// check returns a "figures: episode panel k: ..." error if panel k is
+// malformed.
+func (t Trajectories) check(k int) error {
+	where := fmt.Sprintf("episode panel %d", k)
+	for _, check := range []func(string) error{t.checkPaths, t.checkVelocities, t.checkSettings} {
+		if err := check(where); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// checkPaths returns an error about where if there is no agent, or an
+// agent or a task without positions or at a position that is not finite.
+func (t Trajectories) checkPaths(where string) error {
 	if len(t.Agents) == 0 {
-		bad("no agents")
+		return badAt(where, "no agents")
 	}
-	for i, path := range t.Agents {
-		if len(path) == 0 {
-			bad("agent %d has no positions", i)
-		}
-		for r, p := range path {
-			if !finite2(p) {
-				bad("agent %d at record %d is at %v", i, r, p)
+	for _, e := range []struct {
+		what  string
+		paths [][][2]float64
+	}{{"agent", t.Agents}, {"task", t.Tasks}} {
+		for i, path := range e.paths {
+			if len(path) == 0 {
+				return badAt(where, "%s %d has no positions", e.what, i)
 			}
-		}
-	}
-	for j, path := range t.Tasks {
-		if len(path) == 0 {
-			bad("task %d has no positions", j)
-		}
-		for r, p := range path {
-			if !finite2(p) {
-				bad("task %d at record %d is at %v", j, r, p)
-			}
-		}
-	}
-	if t.Velocities != nil {
-		if len(t.Velocities) != len(t.Agents) {
-			bad("velocities for %d agents, positions for %d", len(t.Velocities), len(t.Agents))
-		}
-		for i, v := range t.Velocities {
-			if len(v) != len(t.Agents[i]) {
-				bad("agent %d has %d velocities for %d positions", i, len(v), len(t.Agents[i]))
-			}
-			for r, p := range v {
+			for r, p := range path {
 				if !finite2(p) {
-					bad("agent %d at record %d has velocity %v", i, r, p)
+					return badAt(where, "%s %d at record %d is at %v", e.what, i, r, p)
 				}
 			}
 		}
 	}
+	return nil
+}
+
+// checkVelocities returns an error about where unless Velocities is nil
+// or has a finite velocity per agent and record.
+func (t Trajectories) checkVelocities(where string) error {
+	if t.Velocities == nil {
+		return nil
+	}
+	if len(t.Velocities) != len(t.Agents) {
+		return badAt(where, "velocities for %d agents, positions for %d", len(t.Velocities), len(t.Agents))
+	}
+	for i, v := range t.Velocities {
+		if len(v) != len(t.Agents[i]) {
+			return badAt(where, "agent %d has %d velocities for %d positions", i, len(v), len(t.Agents[i]))
+		}
+		for r, p := range v {
+			if !finite2(p) {
+				return badAt(where, "agent %d at record %d has velocity %v", i, r, p)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSettings returns an error about where if ArrowEvery, an obstacle,
+// a radius, Offset, MaxStep, Bounds or the labels are out of their range.
+func (t Trajectories) checkSettings(where string) error {
 	if t.ArrowEvery < 0 {
-		bad("ArrowEvery = %d is negative", t.ArrowEvery)
+		return badAt(where, "ArrowEvery = %d is negative", t.ArrowEvery)
 	}
 	for o, d := range t.Obstacles {
 		if !finite(d.X) || !finite(d.Y) || !finite(d.R) || d.R <= 0 {
-			bad("obstacle %d is %+v (need a finite centre and radius > 0)", o, d)
+			return badAt(where, "obstacle %d is %+v (need a finite centre and radius > 0)", o, d)
 		}
 	}
 	if !finite(t.AgentRadius) || t.AgentRadius < 0 || !finite(t.TaskRadius) || t.TaskRadius < 0 {
-		bad("radii %v (agents) and %v (tasks) must be finite and >= 0", t.AgentRadius, t.TaskRadius)
+		return badAt(where, "radii %v (agents) and %v (tasks) must be finite and >= 0", t.AgentRadius, t.TaskRadius)
 	}
 	if !finite(t.Offset) {
-		bad("Offset = %v is not finite", t.Offset)
+		return badAt(where, "Offset = %v is not finite", t.Offset)
 	}
 	if !finite(t.MaxStep) || t.MaxStep < 0 {
-		bad("MaxStep = %v must be finite and >= 0", t.MaxStep)
+		return badAt(where, "MaxStep = %v must be finite and >= 0", t.MaxStep)
 	}
-	if t.Bounds != [4]float64{} {
-		b := t.Bounds
+	if b := t.Bounds; b != [4]float64{} {
 		if !finite(b[0]) || !finite(b[1]) || !finite(b[2]) || !finite(b[3]) || b[0] >= b[1] || b[2] >= b[3] {
-			bad("bounds %v are not [xmin, xmax, ymin, ymax] with xmin < xmax and ymin < ymax", b)
+			return badAt(where, "bounds %v are not [xmin, xmax, ymin, ymax] with xmin < xmax and ymin < ymax", b)
 		}
 	}
-	if t.AgentLabels != nil && len(t.AgentLabels) != len(t.Agents) {
-		bad("%d agent labels for %d agents", len(t.AgentLabels), len(t.Agents))
+	if err := checkLabels(where, t.AgentLabels, len(t.Agents), "agent"); err != nil {
+		return err
 	}
-	if t.TaskLabels != nil && len(t.TaskLabels) != len(t.Tasks) {
-		bad("%d task labels for %d tasks", len(t.TaskLabels), len(t.Tasks))
-	}
+	return checkLabels(where, t.TaskLabels, len(t.Tasks), "task")
 }
 
 func (t Trajectories) taskName() string {

@@ -37,25 +37,24 @@ const (
 	effortLegend = 3 * vg.Centimeter
 )
 
-// check panics with a "figures: ..." message if row r is malformed.
-func (e Efforts) check(r int) {
-	bad := func(format string, a ...any) {
-		panic(fmt.Sprintf("figures: efforts row %d: ", r) + fmt.Sprintf(format, a...))
-	}
+// check returns a "figures: efforts row r: ..." error if row r is
+// malformed.
+func (e Efforts) check(r int) error {
+	where := fmt.Sprintf("efforts row %d", r)
 	if e.Agents < 1 || e.Tasks < 1 {
-		bad("%d agents and %d tasks (need both >= 1)", e.Agents, e.Tasks)
+		return badAt(where, "%d agents and %d tasks (need both >= 1)", e.Agents, e.Tasks)
 	}
 	if len(e.Steps) != len(e.Matrices) {
-		bad("%d steps for %d effort matrices", len(e.Steps), len(e.Matrices))
+		return badAt(where, "%d steps for %d effort matrices", len(e.Steps), len(e.Matrices))
 	}
 	kept := 0
 	for k, m := range e.Matrices {
 		if len(m) != e.Agents*e.Tasks {
-			bad("record %d has %d efforts, want N*M = %d*%d", k, len(m), e.Agents, e.Tasks)
+			return badAt(where, "record %d has %d efforts, want N*M = %d*%d", k, len(m), e.Agents, e.Tasks)
 		}
 		for c, v := range m {
 			if !finite(v) {
-				bad("record %d: effort of agent %d on task %d is %v", k, c/e.Tasks, c%e.Tasks, v)
+				return badAt(where, "record %d: effort of agent %d on task %d is %v", k, c/e.Tasks, c%e.Tasks, v)
 			}
 		}
 		if e.Steps[k] != 0 {
@@ -63,21 +62,24 @@ func (e Efforts) check(r int) {
 		}
 	}
 	if kept == 0 {
-		bad("no record after step 0")
+		return badAt(where, "no record after step 0")
 	}
-	checkLabels(bad, e.AgentLabels, e.Agents, "agent")
-	checkLabels(bad, e.TaskLabels, e.Tasks, "task")
+	if err := checkLabels(where, e.AgentLabels, e.Agents, "agent"); err != nil {
+		return err
+	}
+	return checkLabels(where, e.TaskLabels, e.Tasks, "task")
 }
 
 func (e Efforts) taskLabel(j int) string  { return label(e.TaskLabels, j, "task") }
 func (e Efforts) agentLabel(i int) string { return label(e.AgentLabels, i, "agent") }
 
-// checkLabels calls bad unless labels is nil or has n entries, one per
-// agent or task (what).
-func checkLabels(bad func(format string, args ...any), labels []string, n int, what string) {
+// checkLabels returns an error about where unless labels is nil or has n
+// entries, one per agent or task (what).
+func checkLabels(where string, labels []string, n int, what string) error {
 	if labels != nil && len(labels) != n {
-		bad("%d %s labels for %d %ss", len(labels), what, n, what)
+		return badAt(where, "%d %s labels for %d %ss", len(labels), what, n, what)
 	}
+	return nil
 }
 
 // label returns labels[k], or "<what> k" if labels is nil.
@@ -95,16 +97,17 @@ func effortWidth(i, n int) vg.Length {
 	return vg.Points(1.5 + 1.2*float64(n-1-i))
 }
 
-// addEffortLine adds s to p as a line of the given colour and width (and
-// markers if s.Points).
-func addEffortLine(p *plot.Plot, s Series, c color.Color, w vg.Length, i int) {
+// addEffortLine adds s, the efforts of agent i, to p as a line of the
+// given colour and width (and markers if s.Points), or returns an error if
+// gonum/plot refuses the points (Efforts.check refuses them first).
+func addEffortLine(p *plot.Plot, s Series, c color.Color, w vg.Length, i int) error {
 	xys := make(plotter.XYs, len(s.X))
 	for k := range s.X {
 		xys[k].X, xys[k].Y = s.X[k], s.Y[k]
 	}
 	line, err := plotter.NewLine(xys)
 	if err != nil {
-		panic(fmt.Sprintf("figures: efforts of agent %d: %v", i, err))
+		return badf("efforts of agent %d: %v", i, err)
 	}
 	line.Color, line.Width = c, w
 	p.Add(line)
@@ -115,6 +118,7 @@ func addEffortLine(p *plot.Plot, s Series, c color.Color, w vg.Length, i int) {
 		pts.Radius = w/2 + vg.Points(1)
 		p.Add(pts)
 	}
+	return nil
 }
 
 // EffortLines draws the effort r_ij along one or more episodes as small
@@ -125,13 +129,17 @@ func addEffortLine(p *plot.Plot, s Series, c color.Color, w vg.Length, i int) {
 // and when: specialists split into one high line per task, identical
 // agents draw the same line in every panel. The y axis runs from 0 to 1,
 // or to the largest effort if that is more. Episodes of at most 25
-// records also get a marker at every record. It panics with a
-// "figures: ..." message on malformed input.
+// records also get a marker at every record. If there are no episodes or
+// one is malformed, the figure carries a "figures: ..." error that says so,
+// naming the row (see Figure.Err).
 func EffortLines(title string, rows ...Efforts) *Figure {
 	if len(rows) == 0 {
-		panic("figures: EffortLines needs at least one episode of efforts")
+		return failed(badf("EffortLines needs at least one episode of efforts"))
 	}
-	cols, agents, top := effortExtent(rows)
+	cols, agents, top, err := effortExtent(rows)
+	if err != nil {
+		return failed(err)
+	}
 	plots := make([][]*plot.Plot, len(rows))
 	var labels Efforts
 	for r, e := range rows {
@@ -140,25 +148,10 @@ func EffortLines(title string, rows ...Efforts) *Figure {
 		}
 		plots[r] = make([]*plot.Plot, cols)
 		for j := 0; j < e.Tasks; j++ {
-			p := plot.New()
-			p.Title.Text = e.taskLabel(j)
-			if e.Title != "" {
-				p.Title.Text = e.Title + ": " + p.Title.Text
+			p, err := effortLinesPlot(e, j, top, fmt.Sprintf("efforts row %d, task %d", r, j))
+			if err != nil {
+				return failed(err)
 			}
-			p.Title.TextStyle.Font.Size = vg.Points(10)
-			p.Add(plotter.NewGrid())
-			for i := 0; i < e.Agents; i++ {
-				var s Series
-				for k, m := range e.Matrices {
-					if e.Steps[k] != 0 {
-						s.X, s.Y = append(s.X, float64(e.Steps[k])), append(s.Y, m[i*e.Tasks+j])
-					}
-				}
-				s.Points = len(s.X) <= 25
-				addEffortLine(p, s, agentColor(i), effortWidth(i, e.Agents), i)
-			}
-			p.Y.Min, p.Y.Max = 0, top
-			checkAxes(fmt.Sprintf("efforts row %d, task %d", r, j), p)
 			if r == len(rows)-1 {
 				p.X.Label.Text = "step"
 			}
@@ -199,6 +192,32 @@ func EffortLines(title string, rows ...Efforts) *Figure {
 	}
 }
 
+// effortLinesPlot returns the panel of EffortLines for task j of e, with
+// the y axis from 0 to top, or an error about where if it cannot be drawn.
+func effortLinesPlot(e Efforts, j int, top float64, where string) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = e.taskLabel(j)
+	if e.Title != "" {
+		p.Title.Text = e.Title + ": " + p.Title.Text
+	}
+	p.Title.TextStyle.Font.Size = vg.Points(10)
+	p.Add(plotter.NewGrid())
+	for i := 0; i < e.Agents; i++ {
+		var s Series
+		for k, m := range e.Matrices {
+			if e.Steps[k] != 0 {
+				s.X, s.Y = append(s.X, float64(e.Steps[k])), append(s.Y, m[i*e.Tasks+j])
+			}
+		}
+		s.Points = len(s.X) <= 25
+		if err := addEffortLine(p, s, agentColor(i), effortWidth(i, e.Agents), i); err != nil {
+			return nil, err
+		}
+	}
+	p.Y.Min, p.Y.Max = 0, top
+	return p, checkAxes(where, p)
+}
+
 // Sizes of EffortStrips figures.
 const (
 	stripRowH = 0.55 * vg.Centimeter // per agent
@@ -211,13 +230,17 @@ const (
 // colour goes from white (r_ij = 0) to the agent's colour (r_ij = 1, or
 // the largest effort if that is more). It suits discrete efforts (who
 // loads, who has caught whom) better than EffortLines, whose lines
-// coincide there. It panics with a "figures: ..." message on malformed
-// input.
+// coincide there. If there are no episodes or one is malformed, the
+// figure carries a "figures: ..." error that says so, naming the row (see
+// Figure.Err).
 func EffortStrips(title string, rows ...Efforts) *Figure {
 	if len(rows) == 0 {
-		panic("figures: EffortStrips needs at least one episode of efforts")
+		return failed(badf("EffortStrips needs at least one episode of efforts"))
 	}
-	cols, agents, top := effortExtent(rows)
+	cols, agents, top, err := effortExtent(rows)
+	if err != nil {
+		return failed(err)
+	}
 	plots := make([][]*plot.Plot, len(rows))
 	for r, e := range rows {
 		plots[r] = make([]*plot.Plot, cols)
@@ -234,7 +257,9 @@ func EffortStrips(title string, rows ...Efforts) *Figure {
 			p.Title.TextStyle.Font.Size = vg.Points(10)
 			p.Add(effortCells{e: e, j: j, top: top})
 			p.NominalY(names...)
-			checkAxes(fmt.Sprintf("efforts row %d, task %d", r, j), p)
+			if err := checkAxes(fmt.Sprintf("efforts row %d, task %d", r, j), p); err != nil {
+				return failed(err)
+			}
 			if r == len(rows)-1 {
 				p.X.Label.Text = "step"
 			}
@@ -314,11 +339,14 @@ func blend(c color.Color, v float64) color.Color {
 
 // effortExtent checks every episode of efforts and returns the largest
 // number of tasks and of agents among them, and the top of the effort
-// scale: 1, or the largest effort if that is more.
-func effortExtent(rows []Efforts) (cols, agents int, top float64) {
+// scale: 1, or the largest effort if that is more; or the error of the
+// first malformed episode.
+func effortExtent(rows []Efforts) (cols, agents int, top float64, err error) {
 	top = 1
 	for r, e := range rows {
-		e.check(r)
+		if err := e.check(r); err != nil {
+			return 0, 0, 0, err
+		}
 		cols = max(cols, e.Tasks)
 		agents = max(agents, e.Agents)
 		for _, m := range e.Matrices {
@@ -327,5 +355,5 @@ func effortExtent(rows []Efforts) (cols, agents int, top float64) {
 			}
 		}
 	}
-	return cols, agents, top
+	return cols, agents, top, nil
 }

@@ -112,7 +112,10 @@ func near(a, b color.Color, tol int) bool {
 func TestEpisodeDrawsWhereTheDataAre(t *testing.T) {
 	for _, size := range []string{"natural", "resized"} {
 		tr := sampleEpisode()
-		l := newEpisodeLayout("t", []Trajectories{tr, tr})
+		l, err := newEpisodeLayout("t", []Trajectories{tr, tr})
+		if err != nil {
+			t.Fatal(err)
+		}
 		f := Episode("t", tr, tr)
 		if size == "resized" {
 			f.Width, f.Height = f.Width*1.3, f.Height*0.8
@@ -187,56 +190,76 @@ func TestRuns(t *testing.T) {
 	}
 }
 
-func TestEpisodeMalformedInputPanics(t *testing.T) {
+func TestEpisodeMalformedInput(t *testing.T) {
 	ok := sampleEpisode
-	with := func(f func(*Trajectories)) func() {
-		return func() {
+	with := func(f func(*Trajectories)) func() *Figure {
+		return func() *Figure {
 			tr := ok()
 			f(&tr)
-			Episode("", tr)
+			return Episode("", tr)
+		}
+	}
+	efforts := func(f func(*Efforts)) func() *Figure {
+		return func() *Figure {
+			e := sampleEfforts()
+			f(&e)
+			return EffortLines("", e)
 		}
 	}
 	nan := math.NaN()
-	cases := map[string]func(){
-		"no panels":        func() { Episode("") },
-		"no agents":        with(func(t *Trajectories) { t.Agents = nil }),
-		"empty agent":      with(func(t *Trajectories) { t.Agents[1] = nil }),
-		"NaN agent":        with(func(t *Trajectories) { t.Agents[0][3][1] = nan }),
-		"empty task":       with(func(t *Trajectories) { t.Tasks[0] = nil }),
-		"Inf task":         with(func(t *Trajectories) { t.Tasks[1][0][0] = math.Inf(1) }),
-		"velocity agents":  with(func(t *Trajectories) { t.Velocities = [][][2]float64{{{1, 1}}} }),
-		"velocity records": with(func(t *Trajectories) { t.Velocities = [][][2]float64{t.Agents[0][:2], t.Agents[1]} }),
-		"arrows":           with(func(t *Trajectories) { t.ArrowEvery = -1 }),
-		"obstacle":         with(func(t *Trajectories) { t.Obstacles[0].R = 0 }),
-		"radius":           with(func(t *Trajectories) { t.AgentRadius = -1 }),
-		"bounds":           with(func(t *Trajectories) { t.Bounds = [4]float64{1, -1, 0, 1} }),
-		"max step":         with(func(t *Trajectories) { t.MaxStep = nan }),
-		"offset":           with(func(t *Trajectories) { t.Offset = math.Inf(-1) }),
-		"agent labels":     with(func(t *Trajectories) { t.AgentLabels = []string{"a"} }),
-		"task labels":      with(func(t *Trajectories) { t.TaskLabels = []string{"a", "b", "c"} }),
-		"odd record":       func() { Paths([][]float64{{1, 2, 3}}) },
-		"ragged records":   func() { Paths([][]float64{{1, 2}, {1, 2, 3, 4}}) },
-		"no effort rows":   func() { EffortLines("") },
-		"effort sizes":     func() { e := sampleEfforts(); e.Tasks = 0; EffortLines("", e) },
-		"effort steps":     func() { e := sampleEfforts(); e.Steps = e.Steps[1:]; EffortLines("", e) },
-		"effort matrix":    func() { e := sampleEfforts(); e.Matrices[2] = e.Matrices[2][:3]; EffortLines("", e) },
-		"effort NaN":       func() { e := sampleEfforts(); e.Matrices[2][1] = nan; EffortLines("", e) },
-		"only step 0":      func() { e := sampleEfforts(); e.Steps, e.Matrices = e.Steps[:1], e.Matrices[:1]; EffortLines("", e) },
-		"effort labels":    func() { e := sampleEfforts(); e.AgentLabels = []string{"x"}; EffortLines("", e) },
-		"no strip rows":    func() { EffortStrips("") },
-		"strip NaN":        func() { e := sampleEfforts(); e.Matrices[1][0] = math.Inf(1); EffortStrips("", e) },
+	for _, c := range []struct {
+		name string
+		f    func() *Figure
+		want string
+	}{
+		{"no panels", func() *Figure { return Episode("") }, "Episode needs at least one panel"},
+		{"no agents", with(func(t *Trajectories) { t.Agents = nil }), "episode panel 0: no agents"},
+		{"empty agent", with(func(t *Trajectories) { t.Agents[1] = nil }), "agent 1 has no positions"},
+		{"NaN agent", with(func(t *Trajectories) { t.Agents[0][3][1] = nan }), "agent 0 at record 3 is at"},
+		{"empty task", with(func(t *Trajectories) { t.Tasks[0] = nil }), "task 0 has no positions"},
+		{"Inf task", with(func(t *Trajectories) { t.Tasks[1][0][0] = math.Inf(1) }), "task 1 at record 0 is at [+Inf"},
+		{"velocity agents", with(func(t *Trajectories) { t.Velocities = [][][2]float64{{{1, 1}}} }), "velocities for 1 agents, positions for 2"},
+		{"velocity records", with(func(t *Trajectories) { t.Velocities = [][][2]float64{t.Agents[0][:2], t.Agents[1]} }), "agent 0 has 2 velocities for"},
+		{"arrows", with(func(t *Trajectories) { t.ArrowEvery = -1 }), "ArrowEvery = -1 is negative"},
+		{"obstacle", with(func(t *Trajectories) { t.Obstacles[0].R = 0 }), "obstacle 0 is"},
+		{"radius", with(func(t *Trajectories) { t.AgentRadius = -1 }), "radii -1 (agents)"},
+		{"bounds", with(func(t *Trajectories) { t.Bounds = [4]float64{1, -1, 0, 1} }), "bounds [1 -1 0 1]"},
+		{"max step", with(func(t *Trajectories) { t.MaxStep = nan }), "MaxStep = NaN"},
+		{"offset", with(func(t *Trajectories) { t.Offset = math.Inf(-1) }), "Offset = -Inf is not finite"},
+		{"agent labels", with(func(t *Trajectories) { t.AgentLabels = []string{"a"} }), "1 agent labels for 2 agents"},
+		{"task labels", with(func(t *Trajectories) { t.TaskLabels = []string{"a", "b", "c"} }), "3 task labels for 2 tasks"},
+		{"no effort rows", func() *Figure { return EffortLines("") }, "EffortLines needs at least one episode"},
+		{"effort sizes", efforts(func(e *Efforts) { e.Tasks = 0 }), "efforts row 0: 2 agents and 0 tasks"},
+		{"effort steps", efforts(func(e *Efforts) { e.Steps = e.Steps[1:] }), "steps for"},
+		{"effort matrix", efforts(func(e *Efforts) { e.Matrices[2] = e.Matrices[2][:3] }), "record 2 has 3 efforts"},
+		{"effort NaN", efforts(func(e *Efforts) { e.Matrices[2][1] = nan }), "record 2: effort of agent 0 on task 1 is NaN"},
+		{"only step 0", efforts(func(e *Efforts) { e.Steps, e.Matrices = e.Steps[:1], e.Matrices[:1] }), "no record after step 0"},
+		{"effort labels", efforts(func(e *Efforts) { e.AgentLabels = []string{"x"} }), "1 agent labels for 2 agents"},
+		{"no strip rows", func() *Figure { return EffortStrips("") }, "EffortStrips needs at least one episode"},
+		{"strip NaN", func() *Figure {
+			e := sampleEfforts()
+			e.Matrices[1][0] = math.Inf(1)
+			return EffortStrips("", e)
+		}, "record 1: effort of agent 0 on task 0 is +Inf"},
+	} {
+		wantBad(t, c.name, c.f, c.want)
 	}
-	for name, f := range cases {
+}
+
+// TestPathsPanics checks that Paths, which converts data rather than
+// drawing it, panics on records that are not x, y pairs of one length.
+func TestPathsPanics(t *testing.T) {
+	for name, records := range map[string][][]float64{
+		"odd record":     {{1, 2, 3}},
+		"ragged records": {{1, 2}, {1, 2, 3, 4}},
+	} {
 		func() {
 			defer func() {
-				r := recover()
-				if r == nil {
-					t.Errorf("%s: no panic", name)
-				} else if s, ok := r.(string); !ok || !strings.HasPrefix(s, "figures: ") {
-					t.Errorf("%s: panic %v does not start with \"figures: \"", name, r)
+				if s, ok := recover().(string); !ok || !strings.HasPrefix(s, "figures: record") {
+					t.Errorf("%s: panic %q, want a \"figures: record ...\" message", name, s)
 				}
 			}()
-			f()
+			Paths(records)
 		}()
 	}
 }

@@ -31,6 +31,38 @@ type Figure struct {
 	// Width and Height are the size of the picture.
 	Width, Height vg.Length
 	encode        func(format string, w, h vg.Length) ([]byte, error)
+	// err is why the data given to the constructor cannot be drawn; nil
+	// for a figure that can be.
+	err error
+}
+
+// ErrData is wrapped by the error of a figure made from data that cannot
+// be drawn (see Figure.Err), for errors.Is.
+var ErrData = errors.New("figures: the data cannot be drawn")
+
+// dataError is the error of a figure made from data that cannot be drawn:
+// a "figures: ..." message that says what is wrong, which wraps ErrData.
+type dataError struct{ msg string }
+
+func (e *dataError) Error() string { return e.msg }
+func (e *dataError) Unwrap() error { return ErrData }
+
+// badf returns a dataError with the message "figures: " followed by
+// fmt.Sprintf(format, a...).
+func badf(format string, a ...any) error {
+	return &dataError{"figures: " + fmt.Sprintf(format, a...)}
+}
+
+// badAt returns a dataError about where (a series, a band, a panel):
+// "figures: <where>: " followed by fmt.Sprintf(format, a...).
+func badAt(where, format string, a ...any) error {
+	return &dataError{"figures: " + where + ": " + fmt.Sprintf(format, a...)}
+}
+
+// failed returns a figure, of the default size, that carries err and
+// draws nothing: Err, Encode and Save return err, and PNG panics with it.
+func failed(err error) *Figure {
+	return &Figure{Width: DefaultWidth, Height: DefaultHeight, err: err}
 }
 
 // newFigure returns a figure of the default size that draws p, and side
@@ -54,7 +86,7 @@ func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
 	}
 }
 
-// checkAxes panics with a "figures: <where>: ..." message if an axis of p
+// checkAxes returns a "figures: <where>: ..." error if an axis of p
 // has a range that gonum/plot cannot draw: an end that is NaN or infinite,
 // or ends so far apart that their distance overflows to +Inf (for such a
 // range plot's tick labelling never returns). Finite data can give one:
@@ -62,7 +94,7 @@ func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
 // reach beyond them. An axis without data (from +Inf to -Inf, which plot
 // draws from -1 to 1) passes. Constructors call it once the axes of each
 // plot are set, before anything lays the plot out.
-func checkAxes(where string, p *plot.Plot) {
+func checkAxes(where string, p *plot.Plot) error {
 	for _, a := range []struct {
 		name   string
 		lo, hi float64
@@ -81,8 +113,9 @@ func checkAxes(where string, p *plot.Plot) {
 		default:
 			continue
 		}
-		panic(fmt.Sprintf("figures: %s: the %s axis would run from %v to %v, which cannot be drawn: %s", where, a.name, a.lo, a.hi, why))
+		return badAt(where, "the %s axis would run from %v to %v, which cannot be drawn: %s", a.name, a.lo, a.hi, why)
 	}
+	return nil
 }
 
 // drawAligned draws a grid of plots (nil ones are skipped) into the tiles
@@ -115,13 +148,25 @@ func encode(drawFn func(draw.Canvas), format string, w, h vg.Length) ([]byte, er
 // nothing to draw.
 var errZeroFigure = errors.New("figures: a nil or zero Figure has nothing to draw (make figures with the constructors, such as Lines)")
 
+// Err returns why the figure cannot be drawn from the data given to its
+// constructor, a "figures: ..." error that wraps ErrData, or nil if the
+// data can be drawn. For a nil or zero Figure (one not made by a
+// constructor) it returns the error that Encode returns for one. It does
+// not check Width and Height, which can change until Encode.
+func (f *Figure) Err() error {
+	if f == nil || f.encode == nil && f.err == nil {
+		return errZeroFigure
+	}
+	return f.err
+}
+
 // Encode renders the figure in the given format: "png", "svg", "pdf",
-// "eps", "jpg" or "tif". It returns an error for an unknown format, for a
-// nil or zero Figure (one not made by a constructor), and if Width or
-// Height is not finite and > 0.
+// "eps", "jpg" or "tif". It returns Err's error for a figure made from
+// malformed data or a nil or zero Figure, and an error for an unknown
+// format and if Width or Height is not finite and > 0.
 func (f *Figure) Encode(format string) ([]byte, error) {
-	if f == nil || f.encode == nil {
-		return nil, errZeroFigure
+	if err := f.Err(); err != nil {
+		return nil, err
 	}
 	if !validLength(f.Width) || !validLength(f.Height) {
 		return nil, fmt.Errorf("figures: cannot draw a figure of width %vpt and height %vpt: both must be finite and > 0", float64(f.Width), float64(f.Height))
@@ -135,10 +180,12 @@ func validLength(l vg.Length) bool {
 	return l > 0 && !math.IsInf(float64(l), 1)
 }
 
-// PNG returns the figure as a PNG image. Rendering to memory cannot fail
-// for a well-formed figure, so PNG panics, with Encode's "figures: ..."
-// error message, if it does: for a nil or zero Figure, or a Width or
-// Height set to a value that is not finite and > 0.
+// PNG returns the figure as a PNG image, for notebooks, which show a value
+// with a PNG method as a picture. A malformed figure has no picture to
+// show, so PNG panics with Encode's "figures: ..." error message (which a
+// notebook shows): for a figure made from malformed data (see Err), a nil
+// or zero Figure, or a Width or Height that is not finite and > 0. Use Err
+// or Encode to get the error instead.
 func (f *Figure) PNG() []byte {
 	b, err := f.Encode("png")
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -100,40 +99,52 @@ func TestBlankHeatMap(t *testing.T) {
 	}
 }
 
-func TestMalformedInputPanics(t *testing.T) {
-	cases := map[string]func(){
-		"series":  func() { Lines("", "", "", Series{X: []float64{1, 2}, Y: []float64{1}}) },
-		"grid":    func() { HeatMap("", "", "", "", Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{1, 2}}}) },
-		"tiny":    func() { HeatMap("", "", "", "", Grid{X: []float64{0}, Y: []float64{0}, Z: [][]float64{{1}}}) },
-		"classes": func() { SchurStrips("", "", ClassRow{Name: "r", Params: []float64{1}}) },
-		// These hung (NaN axes, NaN reference) or panicked inside gonum.
-		"NaN x": func() {
-			HeatMap("", "", "", "", Grid{X: []float64{0, math.NaN()}, Y: []float64{0, 1}, Z: [][]float64{{1, 2}, {3, 4}}})
-		},
-		"Inf y": func() {
-			HeatMap("", "", "", "", Grid{X: []float64{0, 1}, Y: []float64{0, math.Inf(1)}, Z: [][]float64{{1, 2}, {3, 4}}})
-		},
-		"Inf z": func() {
-			HeatMap("", "", "", "", Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{1, math.Inf(1)}, {3, 4}}})
-		},
-		"NaN ref": func() {
-			Intervals("", "", []string{"a"}, []float64{math.NaN()}, IntervalSeries{Points: []Interval{{1, 0, 2}}})
-		},
-		"-Inf ref": func() {
-			Intervals("", "", []string{"a"}, []float64{math.Inf(-1)}, IntervalSeries{Points: []Interval{{1, 0, 2}}})
-		},
+func TestMalformedInput(t *testing.T) {
+	heat := func(g Grid) func() *Figure {
+		return func() *Figure { return HeatMap("", "", "", "", g) }
 	}
-	for name, f := range cases {
-		func() {
-			defer func() {
-				r := recover()
-				if r == nil {
-					t.Errorf("%s: no panic", name)
-				} else if s, ok := r.(string); !ok || !strings.HasPrefix(s, "figures: ") {
-					t.Errorf("%s: panic %v does not start with \"figures: \"", name, r)
-				}
-			}()
-			f()
-		}()
+	xy := []float64{0, 1}
+	for _, c := range []struct {
+		name string
+		f    func() *Figure
+		want string
+	}{
+		{"series", func() *Figure { return Lines("", "", "", Series{Name: "s", X: []float64{1, 2}, Y: []float64{1}}) }, `series "s" has 2 x and 1 y values`},
+		{"Inf series", func() *Figure {
+			return Lines("", "", "", Series{Name: "s", X: xy, Y: []float64{1, math.Inf(1)}})
+		}, `series "s": `},
+		{"grid", heat(Grid{X: xy, Y: xy, Z: [][]float64{{1, 2}}}), "grid has 1 rows of values for 2 y values"},
+		{"tiny", heat(Grid{X: []float64{0}, Y: []float64{0}, Z: [][]float64{{1}}}), "at least 2x2 points, got 1x1"},
+		{"short row", heat(Grid{X: xy, Y: xy, Z: [][]float64{{1, 2}, {3}}}), "grid row 1 has 1 values for 2 x values"},
+		{"classes", func() *Figure { return SchurStrips("", "", ClassRow{Name: "r", Params: []float64{1}}) }, `row "r" has 1 parameters and 0 classes`},
+		// These hung (NaN axes, NaN reference) or panicked inside gonum.
+		{"NaN x", heat(Grid{X: []float64{0, math.NaN()}, Y: xy, Z: [][]float64{{1, 2}, {3, 4}}}), "grid x[1] = NaN"},
+		{"Inf y", heat(Grid{X: xy, Y: []float64{0, math.Inf(1)}, Z: [][]float64{{1, 2}, {3, 4}}}), "grid y[1] = +Inf"},
+		{"Inf z", heat(Grid{X: xy, Y: xy, Z: [][]float64{{1, math.Inf(1)}, {3, 4}}}), "grid value at x[1], y[0] is +Inf"},
+		{"NaN ref", func() *Figure {
+			return Intervals("", "", []string{"a"}, []float64{math.NaN()}, IntervalSeries{Points: []Interval{{1, 0, 2}}})
+		}, "reference line at NaN"},
+		{"-Inf ref", func() *Figure {
+			return Intervals("", "", []string{"a"}, []float64{math.Inf(-1)}, IntervalSeries{Points: []Interval{{1, 0, 2}}})
+		}, "reference line at -Inf"},
+	} {
+		wantBad(t, c.name, c.f, c.want)
+	}
+}
+
+// TestErrOfGoodFigures checks that Err is nil for a figure that can be
+// drawn, and errZeroFigure for a nil or zero one.
+func TestErrOfGoodFigures(t *testing.T) {
+	for name, f := range sampleFigures() {
+		if err := f.Err(); err != nil {
+			t.Errorf("%s: Err() = %v, want nil", name, err)
+		}
+	}
+	var nilFigure *Figure
+	if err := nilFigure.Err(); err != errZeroFigure {
+		t.Errorf("nil Figure: Err() = %v, want %v", err, errZeroFigure)
+	}
+	if err := new(Figure).Err(); err != errZeroFigure {
+		t.Errorf("zero Figure: Err() = %v, want %v", err, errZeroFigure)
 	}
 }

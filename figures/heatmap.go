@@ -61,20 +61,21 @@ func (m *scaledMap) Alpha() float64                     { return m.base.Alpha() 
 func (m *scaledMap) SetAlpha(a float64)                 { m.base.SetAlpha(a) }
 func (m *scaledMap) Palette(colors int) palette.Palette { return m.base.Palette(colors) }
 
-func (g Grid) check() {
+// check returns a "figures: ..." error if the grid cannot be drawn.
+func (g Grid) check() error {
 	if len(g.X) < 2 || len(g.Y) < 2 {
-		panic(fmt.Sprintf("figures: a heat map needs at least 2x2 points, got %dx%d", len(g.X), len(g.Y)))
+		return badf("a heat map needs at least 2x2 points, got %dx%d", len(g.X), len(g.Y))
 	}
 	if len(g.Z) != len(g.Y) {
-		panic(fmt.Sprintf("figures: grid has %d rows of values for %d y values", len(g.Z), len(g.Y)))
+		return badf("grid has %d rows of values for %d y values", len(g.Z), len(g.Y))
 	}
 	for r, row := range g.Z {
 		if len(row) != len(g.X) {
-			panic(fmt.Sprintf("figures: grid row %d has %d values for %d x values", r, len(row), len(g.X)))
+			return badf("grid row %d has %d values for %d x values", r, len(row), len(g.X))
 		}
 		for c, v := range row {
 			if math.IsInf(v, 0) {
-				panic(fmt.Sprintf("figures: grid value at x[%d], y[%d] is %v (NaN is drawn blank, ±Inf cannot be)", c, r, v))
+				return badf("grid value at x[%d], y[%d] is %v (NaN is drawn blank, ±Inf cannot be)", c, r, v)
 			}
 		}
 	}
@@ -83,14 +84,15 @@ func (g Grid) check() {
 		v    []float64
 	}{{"x", g.X}, {"y", g.Y}} {
 		for k, v := range axis.v {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				panic(fmt.Sprintf("figures: grid %s[%d] = %v, want a finite number", axis.name, k, v))
+			if !finite(v) {
+				return badf("grid %s[%d] = %v, want a finite number", axis.name, k, v)
 			}
 		}
 	}
 	if lo, hi := g.zRange(); math.IsInf(hi-lo, 0) {
-		panic(fmt.Sprintf("figures: grid values run from %v to %v, a span that overflows float64: too far apart for the colour scale", lo, hi))
+		return badf("grid values run from %v to %v, a span that overflows float64: too far apart for the colour scale", lo, hi)
 	}
+	return nil
 }
 
 func (g Grid) zRange() (lo, hi float64) {
@@ -133,13 +135,16 @@ func widen(v float64) (lo, hi float64) {
 
 // HeatMap returns a heat map of the grid with a colour bar labelled
 // zLabel, on a diverging blue-red (Moreland) scale. NaN values are left
-// blank. It panics with a "figures: ..." message if the grid is
-// malformed: rows of other lengths than X, an x or y that is not finite,
-// a value of ±Inf, values too far apart for the colour scale (their span
-// overflows float64, as from -1e308 to 1e308), or x or y values whose
-// cells reach too far apart to draw.
+// blank. If the grid is malformed (fewer than 2x2 points, rows of other
+// lengths than X, an x or y that is not finite, a value of ±Inf, values
+// too far apart for the colour scale (their span overflows float64, as
+// from -1e308 to 1e308), or x or y values whose cells reach too far apart
+// to draw), the figure carries a "figures: ..." error that says so (see
+// Figure.Err).
 func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
-	g.check()
+	if err := g.check(); err != nil {
+		return failed(err)
+	}
 	lo, hi := g.zRange()
 	base := moreland.SmoothBlueRed()
 	base.SetMin(0)
@@ -154,14 +159,18 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	h.Min, h.Max = 0, 1
 	h.Rasterized = true // vector cells leave anti-aliasing seams between them
 	p.Add(h)
-	checkAxes("HeatMap", p)
+	if err := checkAxes("HeatMap", p); err != nil {
+		return failed(err)
+	}
 
 	bar := plot.New()
 	bar.Title.Text = zLabel
 	bar.HideX()
 	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
 	bar.Y.Min, bar.Y.Max = lo, hi
-	checkAxes("HeatMap colour bar", bar)
+	if err := checkAxes("HeatMap colour bar", bar); err != nil {
+		return failed(err)
+	}
 
 	return newFigure(p, bar, 1.0/6)
 }

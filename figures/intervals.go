@@ -1,7 +1,6 @@
 package figures
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -34,47 +33,56 @@ const intervalSpread = 0.2
 // Intervals returns a chart of estimates with error bars by category: the
 // categories along x; in each, every series' point and bar side by side,
 // one colour and marker per series, named in a legend; and a reference
-// line across the chart at each of refs (such as 0, or a threshold). It
-// panics with a "figures: ..." message if there are no categories, a
-// series has not one interval per category, an interval's finite ends do
-// not enclose its value, a reference is not finite, or the values,
-// references and the margins around them are too far apart to draw (their
-// span overflows float64).
+// line across the chart at each of refs (such as 0, or a threshold). If
+// there are no categories, a series has not one interval per category, an
+// interval's finite ends do not enclose its value, a reference is not
+// finite, or the values, references and the margins around them are too
+// far apart to draw (their span overflows float64), the figure carries a
+// "figures: ..." error that says so (see Figure.Err).
 func Intervals(title, yLabel string, categories []string, refs []float64, series ...IntervalSeries) *Figure {
-	return newFigure(intervalsPlot(title, yLabel, categories, refs, series), nil, 0)
+	p, err := intervalsPlot(title, yLabel, categories, refs, series)
+	if err != nil {
+		return failed(err)
+	}
+	return newFigure(p, nil, 0)
 }
 
-// intervalsPlot returns the plot that Intervals draws.
-func intervalsPlot(title, yLabel string, categories []string, refs []float64, series []IntervalSeries) *plot.Plot {
+// intervalsPlot returns the plot that Intervals draws, or an error if the
+// data cannot be drawn.
+func intervalsPlot(title, yLabel string, categories []string, refs []float64, series []IntervalSeries) (*plot.Plot, error) {
+	n := len(categories)
+	if n == 0 {
+		return nil, badf("Intervals needs at least one category")
+	}
+	for _, r := range refs {
+		if !finite(r) {
+			return nil, badf("reference line at %v, want a finite number", r)
+		}
+	}
 	p := plot.New()
 	p.Title.Text = title
 	p.Y.Label.Text = yLabel
 	p.Add(plotter.NewGrid())
-	n := len(categories)
-	if n == 0 {
-		panic("figures: Intervals needs at least one category")
-	}
 	p.NominalX(categories...)
 	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
-	for _, r := range refs {
-		if math.IsNaN(r) || math.IsInf(r, 0) {
-			panic(fmt.Sprintf("figures: reference line at %v, want a finite number", r))
-		}
-	}
 	if len(refs) > 0 {
 		p.Add(referenceLines(refs))
 	}
 	for i, s := range series {
 		if len(s.Points) != n {
-			panic(fmt.Sprintf("figures: series %q has %d intervals for %d categories", s.Name, len(s.Points), n))
+			return nil, badf("series %q has %d intervals for %d categories", s.Name, len(s.Points), n)
 		}
 		offset := (float64(i) - float64(len(series)-1)/2) * intervalSpread
-		addIntervals(p, s, offset, i)
+		if err := addIntervals(p, s, offset, i); err != nil {
+			return nil, err
+		}
 	}
 	padY(p, 0.08, legendHeadroom)
-	checkAxes("Intervals", p)
+	if err := checkAxes("Intervals", p); err != nil {
+		return nil, err
+	}
 	p.Legend.Top = true
-	return p
+	return p, nil
 }
 
 // legendHeadroom is the fraction of the data's y span left empty above
@@ -101,15 +109,18 @@ type errorPoints struct {
 }
 
 // addIntervals draws the points of s at x = category + offset, with bars
-// where both ends are finite.
-func addIntervals(p *plot.Plot, s IntervalSeries, offset float64, i int) {
+// where both ends are finite, or returns an error if an interval is
+// malformed.
+func addIntervals(p *plot.Plot, s IntervalSeries, offset float64, i int) error {
 	var pts plotter.XYs
 	var bars errorPoints
 	for k, iv := range s.Points {
 		if math.IsNaN(iv.Value) {
 			continue
 		}
-		checkInterval(s.Name, k, iv)
+		if err := checkInterval(s.Name, k, iv); err != nil {
+			return err
+		}
 		xy := plotter.XY{X: float64(k) + offset, Y: iv.Value}
 		pts = append(pts, xy)
 		if !math.IsNaN(iv.Lo) && !math.IsNaN(iv.Hi) {
@@ -122,7 +133,7 @@ func addIntervals(p *plot.Plot, s IntervalSeries, offset float64, i int) {
 	if len(pts) > 0 {
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
-			panic(fmt.Sprintf("figures: series %q: %v", s.Name, err))
+			return badf("series %q: %v", s.Name, err)
 		}
 		sc.Color = c
 		sc.Shape = filledShapes[i%len(filledShapes)]
@@ -133,7 +144,7 @@ func addIntervals(p *plot.Plot, s IntervalSeries, offset float64, i int) {
 	if len(bars.XYs) > 0 {
 		eb, err := plotter.NewYErrorBars(bars)
 		if err != nil {
-			panic(fmt.Sprintf("figures: series %q: %v", s.Name, err))
+			return badf("series %q: %v", s.Name, err)
 		}
 		eb.Color = c
 		eb.LineStyle.Width = vg.Points(1.2)
@@ -142,12 +153,14 @@ func addIntervals(p *plot.Plot, s IntervalSeries, offset float64, i int) {
 	if s.Name != "" && len(thumbs) > 0 {
 		p.Legend.Add(s.Name, thumbs...)
 	}
+	return nil
 }
 
-// checkInterval panics unless the interval's ends that are not NaN are
-// ordered around its value.
-func checkInterval(name string, k int, iv Interval) {
+// checkInterval returns an error unless the interval's ends that are not
+// NaN are finite and ordered around its finite value.
+func checkInterval(name string, k int, iv Interval) error {
 	if math.IsInf(iv.Value, 0) || iv.Lo > iv.Value || iv.Hi < iv.Value || math.IsInf(iv.Lo, 0) || math.IsInf(iv.Hi, 0) {
-		panic(fmt.Sprintf("figures: series %q, category %d: interval %v to %v does not enclose %v", name, k, iv.Lo, iv.Hi, iv.Value))
+		return badf("series %q, category %d: interval %v to %v does not enclose %v", name, k, iv.Lo, iv.Hi, iv.Value)
 	}
+	return nil
 }

@@ -3,7 +3,6 @@ package figures
 import (
 	"image"
 	"math"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotutil"
@@ -20,7 +19,10 @@ func TestIntervalsDrawsBars(t *testing.T) {
 	cats := []string{"a", "b", "c"}
 	learned := IntervalSeries{Name: "learned", Points: []Interval{{1, 0, 2}, {3, 2.5, 3.5}, {nan, nan, nan}}}
 	paper := IntervalSeries{Name: "paper", Points: []Interval{{-1, -3, 1}, {2, nan, nan}, {0.5, 0, 1}}}
-	p := intervalsPlot("gains", "ΔR", cats, []float64{0}, []IntervalSeries{learned, paper})
+	p, err := intervalsPlot("gains", "ΔR", cats, []float64{0}, []IntervalSeries{learned, paper})
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := Intervals("gains", "ΔR", cats, []float64{0}, learned, paper)
 	img := decode(t, f)
 	dc := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.Width, Y: f.Height}}})
@@ -63,7 +65,7 @@ func TestIntervalsDrawsBars(t *testing.T) {
 	}
 }
 
-func TestIntervalsPanics(t *testing.T) {
+func TestIntervalsMalformedInput(t *testing.T) {
 	nan := math.NaN()
 	for _, c := range []struct {
 		name string
@@ -74,15 +76,7 @@ func TestIntervalsPanics(t *testing.T) {
 		{"outside", IntervalSeries{Name: "s", Points: []Interval{{1, 2, 3}, {0, nan, nan}}}, "does not enclose"},
 		{"infinite", IntervalSeries{Name: "s", Points: []Interval{{math.Inf(1), nan, nan}, {0, nan, nan}}}, "does not enclose"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			defer func() {
-				r := recover()
-				if msg, _ := r.(string); !strings.HasPrefix(msg, "figures: ") || !strings.Contains(msg, c.msg) {
-					t.Errorf("panic %v, want one naming %q", r, c.msg)
-				}
-			}()
-			Intervals("", "", []string{"a", "b"}, nil, c.s)
-		})
+		wantBad(t, c.name, func() *Figure { return Intervals("", "", []string{"a", "b"}, nil, c.s) }, `series "s"`, c.msg)
 	}
 }
 
@@ -95,7 +89,10 @@ func TestIntervalsLegendAboveBars(t *testing.T) {
 	cats := []string{"a", "b", "c"}
 	learned := IntervalSeries{Name: "learned, mean ± 2 SE over seeds", Points: []Interval{{0, -1, 1}, {-36, nan, nan}, {-4, -38, 30}}}
 	paper := IntervalSeries{Name: "paper, mean ± std", Points: []Interval{{0, -1, 1}, {2, 1, 3}, {0, -0.2, 0.2}}}
-	p := intervalsPlot("gains", "ΔR", cats, []float64{0, 0.5}, []IntervalSeries{learned, paper})
+	p, err := intervalsPlot("gains", "ΔR", cats, []float64{0, 0.5}, []IntervalSeries{learned, paper})
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := Intervals("gains", "ΔR", cats, []float64{0, 0.5}, learned, paper)
 	c := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.Width, Y: f.Height}}}
 	dc := p.DataCanvas(c)

@@ -1,7 +1,6 @@
 package figures
 
 import (
-	"fmt"
 	"image/color"
 
 	"gonum.org/v1/plot"
@@ -20,10 +19,11 @@ type Series struct {
 }
 
 // Lines returns a line chart of the series, one colour each, with a
-// legend. It panics with a "figures: ..." message if a series has X and
-// Y of different lengths or a value that is NaN or infinite, or if the x
-// or y values are too far apart to draw (their span overflows float64,
-// as from -1e308 to 1e308).
+// legend. If a series has X and Y of different lengths or a value that is
+// NaN or infinite, or if the x or y values are too far apart to draw
+// (their span overflows float64, as from -1e308 to 1e308), the figure
+// carries a "figures: ..." error naming the series or the axis (see
+// Figure.Err).
 func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 	p := plot.New()
 	p.Title.Text = title
@@ -31,25 +31,31 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 	p.Y.Label.Text = yLabel
 	p.Add(plotter.NewGrid())
 	for i, s := range series {
-		if len(s.X) != len(s.Y) {
-			panic(fmt.Sprintf("figures: series %q has %d x and %d y values", s.Name, len(s.X), len(s.Y)))
+		if err := addSeries(p, s, plotutil.Color(i), i); err != nil {
+			return failed(err)
 		}
-		addSeries(p, s, plotutil.Color(i), i)
 	}
-	checkAxes("Lines", p)
+	if err := checkAxes("Lines", p); err != nil {
+		return failed(err)
+	}
 	p.Legend.Top = true
 	p.Legend.Left = true
 	return newFigure(p, nil, 0)
 }
 
-func addSeries(p *plot.Plot, s Series, c color.Color, i int) {
+// addSeries adds s to p in colour c, with the i-th marker shape, or
+// returns an error if it is malformed.
+func addSeries(p *plot.Plot, s Series, c color.Color, i int) error {
+	if len(s.X) != len(s.Y) {
+		return badf("series %q has %d x and %d y values", s.Name, len(s.X), len(s.Y))
+	}
 	xys := make(plotter.XYs, len(s.X))
 	for k := range s.X {
 		xys[k].X, xys[k].Y = s.X[k], s.Y[k]
 	}
 	line, err := plotter.NewLine(xys)
 	if err != nil {
-		panic(fmt.Sprintf("figures: series %q: %v", s.Name, err))
+		return badf("series %q: %v", s.Name, err)
 	}
 	line.Color = c
 	line.Width = 1.5 * line.Width
@@ -68,4 +74,5 @@ func addSeries(p *plot.Plot, s Series, c color.Color, i int) {
 	if s.Name != "" {
 		p.Legend.Add(s.Name, thumbs...)
 	}
+	return nil
 }

@@ -221,7 +221,7 @@ func TestEffortStripsPerTask(t *testing.T) {
 func TestBandsCentreLineRuns(t *testing.T) {
 	b := sampleBand("", 10, 0.5, 0)
 	b.Lo, b.Hi = nil, nil
-	l := newBandsLayout("", "x", "y", []Band{b})
+	l := bandsLayout(t, "", "x", "y", []Band{b})
 	f := l.figure(DefaultWidth+l.legendW, DefaultHeight)
 	img := decode(t, f)
 	_, at := dataArea(l, f.Width, f.Height, 0, 0)

@@ -1,7 +1,6 @@
 package figures
 
 import (
-	"fmt"
 	"image/color"
 
 	"gonum.org/v1/plot"
@@ -13,7 +12,7 @@ import (
 
 // ClassRow is the Schur class of one operator family along its parameter:
 // Classes[k] is the class at Params[k]. Params must be finite and strictly
-// increasing (SchurStrips panics otherwise).
+// increasing (SchurStrips's figure carries an error otherwise).
 type ClassRow struct {
 	Name    string
 	Params  []float64
@@ -47,13 +46,14 @@ var classLabels = map[aggregators.SchurClass]string{
 // SchurStrips returns a chart with one horizontal strip per row, coloured
 // by the Schur class at each parameter value (the first row on top), with a
 // legend of the classes
-// that occur. It panics with a "figures: ..." message if there are no
-// rows, a row's Params and Classes differ in length, a row's Params are
-// not finite and strictly increasing, or the parameters are too far apart
-// to draw (the span of the strips overflows float64).
+// that occur. If there are no rows, a row has no Params or Params and
+// Classes of different lengths, a row's Params are not finite and strictly
+// increasing, or the parameters are too far apart to draw (the span of the
+// strips overflows float64), the figure carries a "figures: ..." error
+// naming the row or the axis (see Figure.Err).
 func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 	if len(rows) == 0 {
-		panic("figures: SchurStrips needs at least one row")
+		return failed(badf("SchurStrips needs at least one row"))
 	}
 	p := plot.New()
 	p.Title.Text = title
@@ -61,17 +61,18 @@ func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 	names := make([]string, len(rows))
 	seen := map[aggregators.SchurClass]bool{}
 	for i, r := range rows {
-		if len(r.Params) != len(r.Classes) || len(r.Params) == 0 {
-			panic(fmt.Sprintf("figures: row %q has %d parameters and %d classes", r.Name, len(r.Params), len(r.Classes)))
+		if err := r.check(); err != nil {
+			return failed(err)
 		}
-		r.checkParams()
 		names[len(rows)-1-i] = r.Name // the first row on top
 		for _, c := range r.Classes {
 			seen[c] = true
 		}
 	}
 	p.Add(classStrips(rows))
-	checkAxes("SchurStrips", p)
+	if err := checkAxes("SchurStrips", p); err != nil {
+		return failed(err)
+	}
 	p.NominalY(names...)
 
 	legend := plot.New()
@@ -89,23 +90,28 @@ func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 	return f
 }
 
-// checkParams panics with a "figures: row ...: ..." message unless the
-// row's Params are finite and strictly increasing, and its strip, from the
-// first cell's lower edge to the last cell's upper edge, has a finite span.
-func (r ClassRow) checkParams() {
+// check returns a "figures: row ...: ..." error unless the row has as
+// many Classes as Params, at least one, its Params are finite and strictly
+// increasing, and its strip, from the first cell's lower edge to the last
+// cell's upper edge, has a finite span.
+func (r ClassRow) check() error {
+	if len(r.Params) != len(r.Classes) || len(r.Params) == 0 {
+		return badf("row %q has %d parameters and %d classes", r.Name, len(r.Params), len(r.Classes))
+	}
 	for k, v := range r.Params {
 		if !finite(v) {
-			panic(fmt.Sprintf("figures: row %q: Params[%d] is %v, want a finite number", r.Name, k, v))
+			return badf("row %q: Params[%d] is %v, want a finite number", r.Name, k, v)
 		}
 		if k > 0 && !(v > r.Params[k-1]) {
-			panic(fmt.Sprintf("figures: row %q: Params[%d] = %v is not above Params[%d] = %v (Params must be strictly increasing)", r.Name, k, v, k-1, r.Params[k-1]))
+			return badf("row %q: Params[%d] = %v is not above Params[%d] = %v (Params must be strictly increasing)", r.Name, k, v, k-1, r.Params[k-1])
 		}
 	}
 	lo, _ := cellEdges(r.Params, 0)
 	_, hi := cellEdges(r.Params, len(r.Params)-1)
 	if !finite(hi - lo) {
-		panic(fmt.Sprintf("figures: row %q: Params from %v to %v are too far apart to draw (the strip's span overflows float64)", r.Name, r.Params[0], r.Params[len(r.Params)-1]))
+		return badf("row %q: Params from %v to %v are too far apart to draw (the strip's span overflows float64)", r.Name, r.Params[0], r.Params[len(r.Params)-1])
 	}
+	return nil
 }
 
 // classStrips is a plot.Plotter that fills one rectangle per (row,
