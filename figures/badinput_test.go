@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -128,6 +129,49 @@ func TestEncodeRefusesBadSizes(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestEncodeRefusesHugeRasters sets Width and Height to 1e6 cm, which
+// made vgimg ask for an image of 1.4e15 pixels: Encode now refuses a
+// raster format quickly, with an error that names MaxPixels, without
+// allocating the image, while the default size and vector formats still
+// draw.
+func TestEncodeRefusesHugeRasters(t *testing.T) {
+	f := *sampleFigures()["lines"]
+	f.Width, f.Height = 1e6*vg.Centimeter, 1e6*vg.Centimeter
+	for _, format := range []string{"png", "jpg", "tif"} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		out := encodeWithin(&f, format)
+		runtime.ReadMemStats(&after)
+		switch {
+		case out.timedOut || out.panicked != nil:
+			t.Errorf("%s: timeout %v, panic %v; want an error", format, out.timedOut, out.panicked)
+		case out.err == nil || !strings.HasPrefix(out.err.Error(), "figures: ") || !strings.Contains(out.err.Error(), "MaxPixels"):
+			t.Errorf("%s: Encode = %d bytes, error %v; want a \"figures: ...\" error naming MaxPixels", format, len(out.b), out.err)
+		case errors.Is(out.err, ErrData):
+			t.Errorf("%s: error %v wraps ErrData, but the data are fine", format, out.err)
+		}
+		if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+			t.Errorf("%s: Encode allocated %d bytes to refuse", format, n)
+		}
+	}
+	if out := encodeWithin(&f, "svg"); out.err != nil || out.panicked != nil || out.timedOut {
+		t.Errorf("svg: error %v, panic %v, timeout %v; want a picture", out.err, out.panicked, out.timedOut)
+	}
+	// Just over the limit is refused, the limit itself is not (checked
+	// without drawing), and the default size draws.
+	side := vg.Length(8192) * vg.Inch / rasterDPI
+	if err := checkPixels("png", side, side); err != nil {
+		t.Errorf("8192 x 8192 pixels: %v", err)
+	}
+	if err := checkPixels("png", side, side+vg.Inch/rasterDPI); err == nil {
+		t.Error("8192 x 8193 pixels: no error")
+	}
+	f.Width, f.Height = DefaultWidth, DefaultHeight
+	if _, err := f.Encode("png"); err != nil {
+		t.Errorf("default size: %v", err)
 	}
 }
 

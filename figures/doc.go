@@ -21,9 +21,10 @@
 // ErrData: its Err method returns the error, Encode and Save return it
 // (Save leaves the file alone), and PNG panics with its message, which a
 // notebook shows. Encode and Save also return an error for an unknown
-// format, a nil or zero Figure, or a Width or Height that is not finite
-// and above 0; PNG panics with that error's message too. Paths, which only converts
-// data, panics on records of the wrong shape.
+// format, a nil or zero Figure, a Width or Height that is not finite and
+// above 0, or a raster image (png, jpg, tif) of more than MaxPixels
+// pixels; PNG panics with that error's message too. Paths, which only
+// converts data, panics on records of the wrong shape.
 //
 // Constructors take data, not computations: the packages gain and schur
 // compute, this package only draws. Titles and labels are constructor

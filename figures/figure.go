@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Default figure size.
@@ -163,13 +164,18 @@ func (f *Figure) Err() error {
 // Encode renders the figure in the given format: "png", "svg", "pdf",
 // "eps", "jpg" or "tif". It returns Err's error for a figure made from
 // malformed data or a nil or zero Figure, and an error for an unknown
-// format and if Width or Height is not finite and > 0.
+// format, if Width or Height is not finite and > 0, and for a raster
+// format (png, jpg, tif) if the image would have more than MaxPixels
+// pixels.
 func (f *Figure) Encode(format string) ([]byte, error) {
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
 	if !validLength(f.Width) || !validLength(f.Height) {
 		return nil, fmt.Errorf("figures: cannot draw a figure of width %vpt and height %vpt: both must be finite and > 0", float64(f.Width), float64(f.Height))
+	}
+	if err := checkPixels(format, f.Width, f.Height); err != nil {
+		return nil, err
 	}
 	return f.encode(format, f.Width, f.Height)
 }
@@ -180,12 +186,42 @@ func validLength(l vg.Length) bool {
 	return l > 0 && !math.IsInf(float64(l), 1)
 }
 
+// MaxPixels is the largest raster image (png, jpg, tif), in pixels, that
+// Encode draws: 2^26, such as 8192 x 8192 pixels, which is 217 x 217 cm
+// at the 96 dpi of gonum/plot's raster canvas, over four times a poster of
+// size A0. Such an image takes 256 MiB, and the rasteriser makes a copy; a
+// larger Width or Height is far more likely a mistake (a size in points
+// taken for centimetres, say) than a wish, and could exhaust the memory.
+const MaxPixels = 1 << 26
+
+// rasterDPI is the resolution of the raster formats, in dots per inch:
+// that of gonum/plot's vgimg canvas, which draw.NewFormattedCanvas makes.
+const rasterDPI = vgimg.DefaultDPI
+
+// rasterFormats are the formats that vgimg draws into an image in memory.
+var rasterFormats = map[string]bool{"png": true, "jpg": true, "jpeg": true, "tif": true, "tiff": true}
+
+// checkPixels returns an error if format is a raster format and an image
+// of w x h at rasterDPI would have more than MaxPixels pixels. Vector
+// formats hold no image of the figure's size.
+func checkPixels(format string, w, h vg.Length) error {
+	if !rasterFormats[format] {
+		return nil
+	}
+	pw, ph := math.Round(w.Dots(rasterDPI)), math.Round(h.Dots(rasterDPI))
+	if pw*ph <= MaxPixels {
+		return nil
+	}
+	return fmt.Errorf("figures: a %s image of %.4g cm x %.4g cm would have %.4g x %.4g pixels at %d dpi, more than MaxPixels = %d: make the figure smaller, or use svg or pdf",
+		format, float64(w/vg.Centimeter), float64(h/vg.Centimeter), pw, ph, rasterDPI, MaxPixels)
+}
+
 // PNG returns the figure as a PNG image, for notebooks, which show a value
 // with a PNG method as a picture. A malformed figure has no picture to
 // show, so PNG panics with Encode's "figures: ..." error message (which a
 // notebook shows): for a figure made from malformed data (see Err), a nil
-// or zero Figure, or a Width or Height that is not finite and > 0. Use Err
-// or Encode to get the error instead.
+// or zero Figure, a Width or Height that is not finite and > 0, or a size
+// beyond MaxPixels. Use Err or Encode to get the error instead.
 func (f *Figure) PNG() []byte {
 	b, err := f.Encode("png")
 	if err != nil {
