@@ -175,6 +175,29 @@ func TestEncodeRefusesHugeRasters(t *testing.T) {
 	}
 }
 
+// TestHugeVectorFigures draws every sample figure as svg and pdf at 1e6 x
+// 1e6 cm: vector formats need no image of the figure's size, so each
+// draws quickly and with little memory. A heat map's colour bar was an
+// image of one row per point of its height: gigabytes, and minutes.
+func TestHugeVectorFigures(t *testing.T) {
+	for name, f := range sampleFigures() {
+		g := *f
+		g.Width, g.Height = 1e6*vg.Centimeter, 1e6*vg.Centimeter
+		for _, format := range []string{"svg", "pdf"} {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			out := encodeWithin(&g, format)
+			runtime.ReadMemStats(&after)
+			if out.timedOut || out.panicked != nil || out.err != nil {
+				t.Errorf("%s as %s: timeout %v, panic %v, error %v; want a picture", name, format, out.timedOut, out.panicked, out.err)
+			}
+			if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+				t.Errorf("%s as %s: Encode allocated %d MiB", name, format, n>>20)
+			}
+		}
+	}
+}
+
 // TestZeroFigure checks that a nil or zero Figure, which has nothing to
 // draw, makes Encode and Save return an error and PNG panic with a
 // "figures: ..." message, not a nil dereference.

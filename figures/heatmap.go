@@ -133,6 +133,12 @@ func widen(v float64) (lo, hi float64) {
 	return lo, hi
 }
 
+// heatColours is the number of colours of a heat map, and of its colour
+// bar. gonum/plot's default for the bar is one colour per point of its
+// height, an image as tall as the figure even in a vector format: a
+// figure of 1e6 cm took gigabytes and minutes to draw as svg.
+const heatColours = 255
+
 // HeatMap returns a heat map of the grid with a colour bar labelled
 // zLabel, on a diverging blue-red (Moreland) scale. NaN values are left
 // blank. If the grid is malformed (fewer than 2x2 points, rows of other
@@ -155,7 +161,7 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	p.Title.Text = title
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
-	h := plotter.NewHeatMap(gridXYZ{g: g, lo: lo, hi: hi}, cmap.Palette(255))
+	h := plotter.NewHeatMap(gridXYZ{g: g, lo: lo, hi: hi}, cmap.Palette(heatColours))
 	h.Min, h.Max = 0, 1
 	h.Rasterized = true // vector cells leave anti-aliasing seams between them
 	p.Add(h)
@@ -166,7 +172,7 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	bar := plot.New()
 	bar.Title.Text = zLabel
 	bar.HideX()
-	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true})
+	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true, Colors: heatColours})
 	bar.Y.Min, bar.Y.Max = lo, hi
 	if err := checkAxes("HeatMap colour bar", bar); err != nil {
 		return failed(err)
