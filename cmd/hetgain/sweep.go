@@ -585,7 +585,7 @@ func (j *sweepJob) rewriteCSV(res gain.SweepResult) error {
 
 // heatMap draws heatmap.png from the finished cells. It skips a grid
 // smaller than 2x2 or with no finished cell, saying so.
-func (j *sweepJob) heatMap(res gain.SweepResult) (err error) {
+func (j *sweepJob) heatMap(res gain.SweepResult) error {
 	done := res.Size() - res.Missing()
 	switch {
 	case len(j.inner) < 2 || len(j.outer) < 2:
@@ -604,14 +604,12 @@ func (j *sweepJob) heatMap(res gain.SweepResult) (err error) {
 		title += fmt.Sprintf(" (%d of %d cells)", done, res.Size())
 	}
 	x, y, z := res.Grid()
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("drawing the heat map: %v", p)
-		}
-	}()
 	fig := figures.HeatMap(title, fmt.Sprintf("t (T = %s)", s.T), fmt.Sprintf("τ (U = %s)", s.U), "ΔR",
 		figures.Grid{X: x, Y: y, Z: z})
-	return fig.Save(j.path(sweepPNG))
+	if err := fig.Save(j.path(sweepPNG)); err != nil {
+		return fmt.Errorf("drawing the heat map: %w", err)
+	}
+	return nil
 }
 
 // summary prints what the sweep wrote and where ΔR is largest.
