@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -146,5 +147,30 @@ func TestErrOfGoodFigures(t *testing.T) {
 	}
 	if err := new(Figure).Err(); err != errZeroFigure {
 		t.Errorf("zero Figure: Err() = %v, want %v", err, errZeroFigure)
+	}
+}
+
+// TestHeatMapRefusesEPS checks that a heat map asked for eps returns an
+// error, and Save leaves the file alone, where gonum/plot's eps canvas
+// would panic on the map's image; the other figures still draw as eps.
+func TestHeatMapRefusesEPS(t *testing.T) {
+	figs := sampleFigures()
+	if _, err := figs["heatmap"].Encode("eps"); err == nil || !strings.Contains(err.Error(), "eps") {
+		t.Errorf(`heat map Encode("eps"): error %v, want one naming eps`, err)
+	}
+	path := filepath.Join(t.TempDir(), "map.eps")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := figs["heatmap"].Save(path); err == nil {
+		t.Error("heat map Save(map.eps): no error")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("heat map Save(map.eps) changed the file to %d bytes", len(b))
+	}
+	for _, name := range []string{"lines", "strips"} {
+		if b, err := figs[name].Encode("eps"); err != nil || len(b) == 0 {
+			t.Errorf(`%s Encode("eps"): %d bytes, error %v`, name, len(b), err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 )
 
 // Grid holds values Z[r][c] at the points (X[c], Y[r]) of a rectangular
@@ -146,7 +148,8 @@ const heatColours = 255
 // too far apart for the colour scale (their span overflows float64, as
 // from -1e308 to 1e308), or x or y values whose cells reach too far apart
 // to draw), the figure carries a "figures: ..." error that says so (see
-// Figure.Err).
+// Figure.Err). A heat map cannot be encoded as eps: Encode and Save
+// return an error for that format.
 func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	if err := g.check(); err != nil {
 		return failed(err)
@@ -178,5 +181,19 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 		return failed(err)
 	}
 
-	return newFigure(p, bar, 1.0/6)
+	return withoutEPS(newFigure(p, bar, 1.0/6))
+}
+
+// withoutEPS returns f with Encode refusing the eps format: a heat map's
+// cells and colour bar are images, which gonum/plot's eps canvas cannot
+// draw (it panics).
+func withoutEPS(f *Figure) *Figure {
+	encode := f.encode
+	f.encode = func(format string, w, h vg.Length) ([]byte, error) {
+		if format == "eps" {
+			return nil, errors.New("figures: a heat map cannot be drawn as eps (its cells are an image, which gonum/plot's eps canvas does not draw); use png, svg or pdf")
+		}
+		return encode(format, w, h)
+	}
+	return f
 }
