@@ -549,7 +549,7 @@ func LoadHetGPSPreset(name, dir string) (*HetGPSResults, error) {
 // LoadHetGPS reads the finished runs of e in dir back, without running
 // anything (for notebooks). Unfinished runs are left out. It returns an
 // error if dir does not exist, if a log cannot be read, or (wrapping
-// learn.ErrCheckpoint and naming the setting) if a run's spec.json
+// learn.ErrOtherSettings and naming the setting) if a run's spec.json
 // describes other settings than e's.
 func LoadHetGPS(e HetGPSExperiment, dir string) (*HetGPSResults, error) {
 	e = e.withDefaults()

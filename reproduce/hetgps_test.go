@@ -135,8 +135,8 @@ func TestHetGPSRunResumeLoad(t *testing.T) {
 	}
 	other := hetgpsTiny(2, 6)
 	other.Settings[0].Spec.ThetaLR = 0.5
-	if _, err := LoadHetGPS(other, dir); !errors.Is(err, learn.ErrCheckpoint) || !strings.Contains(err.Error(), "ThetaLR") {
-		t.Errorf("LoadHetGPS with another θ learning rate: %v, want ErrCheckpoint naming ThetaLR", err)
+	if _, err := LoadHetGPS(other, dir); !errors.Is(err, learn.ErrOtherSettings) || !strings.Contains(err.Error(), "ThetaLR") {
+		t.Errorf("LoadHetGPS with another θ learning rate: %v, want ErrOtherSettings naming ThetaLR", err)
 	}
 	csv := func(r *HetGPSResults) string {
 		var b bytes.Buffer

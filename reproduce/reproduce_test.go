@@ -794,7 +794,7 @@ func TestOtherSettings(t *testing.T) {
 	_, dir := referenceRun(t)
 	e := tiny(2)
 	e.Team.LR = 1e-3
-	if _, err := Load(e, dir); !errors.Is(err, learn.ErrCheckpoint) || !strings.Contains(err.Error(), "LR") {
+	if _, err := Load(e, dir); !errors.Is(err, learn.ErrOtherSettings) || !strings.Contains(err.Error(), "LR") {
 		t.Errorf("Load: %v", err)
 	}
 	copyDir := t.TempDir()
@@ -805,8 +805,8 @@ func TestOtherSettings(t *testing.T) {
 	if entries, _ := os.ReadDir(copyDir); len(entries) != 0 {
 		t.Errorf("a run stopped before its first cell wrote %d entries", len(entries))
 	}
-	if _, err := Run(e, Options{Dir: dir, Jobs: 2}); !errors.Is(err, learn.ErrCheckpoint) {
-		t.Errorf("Run: %v", err)
+	if _, err := Run(e, Options{Dir: dir, Jobs: 2}); !errors.Is(err, learn.ErrOtherSettings) {
+		t.Errorf("Run: %v, want ErrOtherSettings", err)
 	}
 	if _, err := Load(tiny(1), filepath.Join(dir, "nowhere")); err == nil {
 		t.Error("Load of a missing directory: no error")
@@ -1007,8 +1007,8 @@ func TestLoadOtherExperiment(t *testing.T) {
 	stored := filepath.Join("..", "testdata", "reproductions")
 	// tag-large's 300-iteration runs under Tag's 1000-iteration preset.
 	res, err := Load(Tag(), filepath.Join(stored, "tag-large"))
-	if !errors.Is(err, learn.ErrCheckpoint) {
-		t.Errorf("Tag() from tag-large's runs: %v cells, error %v; want ErrCheckpoint", res, err)
+	if !errors.Is(err, learn.ErrOtherSettings) {
+		t.Errorf("Tag() from tag-large's runs: %v cells, error %v; want ErrOtherSettings", res, err)
 	}
 	// The softmax preset's capture runs under the descent preset, whose
 	// runs are longer by the warm-up.
@@ -1019,8 +1019,8 @@ func TestLoadOtherExperiment(t *testing.T) {
 	if descent, err = descent.Only("capture"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadHetGPS(descent, filepath.Join(stored, "hetgps-softmax")); !errors.Is(err, learn.ErrCheckpoint) {
-		t.Errorf("descent from the softmax preset's runs: %v; want ErrCheckpoint", err)
+	if _, err := LoadHetGPS(descent, filepath.Join(stored, "hetgps-softmax")); !errors.Is(err, learn.ErrOtherSettings) {
+		t.Errorf("descent from the softmax preset's runs: %v; want ErrOtherSettings", err)
 	}
 }
 

@@ -143,7 +143,8 @@ func newCell(c cellSpec, log []learn.PairStats, iterations int) (Cell, error) {
 // cells with the first error. An invalid experiment gives an error
 // wrapping learn.ErrConfig, as does a cell whose run is longer than e's
 // iterations and has no evaluation up to them; a cell directory holding
-// a run with other settings gives one wrapping learn.ErrCheckpoint.
+// a run with other settings gives one wrapping learn.ErrOtherSettings
+// (and so learn.ErrCheckpoint).
 func Run(e Experiment, opt Options) (*Results, error) {
 	e = e.withDefaults()
 	if err := e.check(); err != nil {
@@ -276,7 +277,7 @@ func loadCell(e Experiment, c cellSpec) (*Cell, error) {
 	return &cell, nil
 }
 
-// checkSpec returns an error wrapping learn.ErrCheckpoint if the
+// checkSpec returns an error wrapping learn.ErrOtherSettings if the
 // spec.json in c's directory describes another run than c's (other than
 // in the number of iterations).
 func checkSpec(c cellSpec) error {
