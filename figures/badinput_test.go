@@ -32,6 +32,11 @@ type encodeOutcome struct {
 // 5 s, so that a rendering that never returns fails the test instead of
 // hanging it (the goroutine is left running).
 func encodeWithin(f *Figure, format string) encodeOutcome {
+	return encodeWithinFor(f, format, 5*time.Second)
+}
+
+// encodeWithinFor is encodeWithin with the given timeout.
+func encodeWithinFor(f *Figure, format string, timeout time.Duration) encodeOutcome {
 	done := make(chan encodeOutcome, 1)
 	go func() {
 		var out encodeOutcome
@@ -44,7 +49,7 @@ func encodeWithin(f *Figure, format string) encodeOutcome {
 	select {
 	case out := <-done:
 		return out
-	case <-time.After(5 * time.Second):
+	case <-time.After(timeout):
 		return encodeOutcome{timedOut: true}
 	}
 }
