@@ -41,7 +41,7 @@ func (a Allocation) check(k int) error {
 	if a.Agents < 1 || a.Tasks < 1 {
 		return badAt(where, "%d agents and %d tasks (need both >= 1)", a.Agents, a.Tasks)
 	}
-	if len(a.Effort) != a.Agents*a.Tasks {
+	if !isMatrix(len(a.Effort), a.Agents, a.Tasks) {
 		return badAt(where, "%d efforts, want N*M = %d*%d", len(a.Effort), a.Agents, a.Tasks)
 	}
 	for c, v := range a.Effort {

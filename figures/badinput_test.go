@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -462,4 +463,19 @@ func TestHeatMapNarrowOrConstantValues(t *testing.T) {
 			t.Errorf("%s: the centre of the map is white, want a coloured cell", name)
 		}
 	}
+}
+
+// TestMatrixSizeOverflows gives Allocations, EffortLines and EffortStrips
+// 2^32 agents and 2^32 tasks (2^16 on 32-bit platforms), whose product
+// overflows int to 0, and empty effort matrices. The check that a matrix
+// has N*M efforts passed, and the constructor asked for 2^32 labels: the
+// process died out of memory. Found with FuzzAllocations' seeds.
+func TestMatrixSizeOverflows(t *testing.T) {
+	n := 1 << (strconv.IntSize / 2)
+	wantBad(t, "Allocations", func() *Figure {
+		return Allocations("", 1, Allocation{Agents: n, Tasks: n})
+	}, "allocation 0", "0 efforts, want N*M")
+	efforts := Efforts{Agents: n, Tasks: n, Steps: []int{1}, Matrices: [][]float64{{}}}
+	wantBad(t, "EffortLines", func() *Figure { return EffortLines("", efforts) }, "efforts row 0", "record 0 has 0 efforts")
+	wantBad(t, "EffortStrips", func() *Figure { return EffortStrips("", efforts) }, "efforts row 0", "record 0 has 0 efforts")
 }

@@ -49,7 +49,7 @@ func (e Efforts) check(r int) error {
 	}
 	kept := 0
 	for k, m := range e.Matrices {
-		if len(m) != e.Agents*e.Tasks {
+		if !isMatrix(len(m), e.Agents, e.Tasks) {
 			return badAt(where, "record %d has %d efforts, want N*M = %d*%d", k, len(m), e.Agents, e.Tasks)
 		}
 		for c, v := range m {
@@ -72,6 +72,14 @@ func (e Efforts) check(r int) error {
 
 func (e Efforts) taskLabel(j int) string  { return label(e.TaskLabels, j, "task") }
 func (e Efforts) agentLabel(i int) string { return label(e.AgentLabels, i, "agent") }
+
+// isMatrix reports whether n values make a flat agents x tasks matrix,
+// for agents and tasks of at least 1: whether n is agents*tasks, without
+// computing the product, which can overflow (2^32 x 2^32 is 0 in int64:
+// an empty matrix matched, and the constructor asked for 2^32 labels).
+func isMatrix(n, agents, tasks int) bool {
+	return n%tasks == 0 && n/tasks == agents
+}
 
 // checkLabels returns an error about where unless labels is nil or has n
 // entries, one per agent or task (what).

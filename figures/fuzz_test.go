@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image/png"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,8 +33,10 @@ var (
 	inf      = math.Inf(1)
 	big      = 1e300
 	bigUlps  = 1e300 * (1 + 1e-15) // a few ulps above big
-	tiny     = 5e-324               // the smallest subnormal
+	tiny     = 5e-324              // the smallest subnormal
 	maxFloat = math.MaxFloat64
+	// halfInt squared overflows int to 0: 2^32 on 64-bit platforms.
+	halfInt = 1 << (strconv.IntSize / 2)
 )
 
 // checkContract checks the constructors' contract on the figure that mk
@@ -307,6 +310,7 @@ func FuzzAllocations(f *testing.F) {
 		{[4]float64{0, 0.5, 1, 0.25}, 0, 2, 1, 0},
 		{[4]float64{0, 0.5, 1, 0.25}, 2, 2, 0, 0},
 		{[4]float64{0, 0.5, 1, 0.25}, 2, 2, 1, 2},
+		{[4]float64{0, 0.5, 1, 0.25}, halfInt, halfInt, 1, 0}, // agents*tasks overflows to 0
 	} {
 		f.Add(s.e[0], s.e[1], s.e[2], s.e[3], s.agents, s.tasks, s.cols, s.flags)
 	}
@@ -348,6 +352,8 @@ func FuzzEffortStrips(f *testing.F) {
 		{[4]float64{0, 0.5, 1, 0.25}, [3]int{math.MinInt, math.MaxInt, 0}, 1, 1, 2},
 		{[4]float64{0, 0.5, 1, 0.25}, [3]int{0, 0, 0}, 2, 2, 4},
 		{[4]float64{0, 0.5, 1, 0.25}, [3]int{0, 1, 2}, 0, 2, 4},
+		{[4]float64{0, 0.5, 1, 0.25}, [3]int{0, 1, 2}, halfInt, halfInt, 4},     // agents*tasks overflows to 0
+		{[4]float64{0, 0.5, 1, 0.25}, [3]int{0, 1, 2}, halfInt, halfInt, 4 + 1}, // in EffortLines
 	} {
 		f.Add(s.e[0], s.e[1], s.e[2], s.e[3], s.steps[0], s.steps[1], s.steps[2], s.agents, s.tasks, s.flags)
 	}
