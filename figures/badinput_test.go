@@ -479,3 +479,37 @@ func TestMatrixSizeOverflows(t *testing.T) {
 	wantBad(t, "EffortLines", func() *Figure { return EffortLines("", efforts) }, "efforts row 0", "record 0 has 0 efforts")
 	wantBad(t, "EffortStrips", func() *Figure { return EffortStrips("", efforts) }, "efforts row 0", "record 0 has 0 efforts")
 }
+
+// TestFlatAxesAtLargeMagnitudes draws figures whose x or y values are all
+// equal, at magnitudes where gonum/plot's widening of such an axis by 1
+// either side rounds back to the value: a single point, a constant series
+// or band, a heat map's column of equal x, a step beyond 2^53. Encode
+// panicked with "illegal range" (plot's tick labelling of an axis of zero
+// width); each must now draw. Found with the fuzz targets' seeds.
+func TestFlatAxesAtLargeMagnitudes(t *testing.T) {
+	one := func(v float64) []float64 { return []float64{v} }
+	for name, f := range map[string]*Figure{
+		"Lines point 1e17":       Lines("t", "x", "y", Series{X: one(1e17), Y: one(1e17)}),
+		"Lines constant max":     Lines("t", "x", "y", Series{X: []float64{0, 1}, Y: []float64{math.MaxFloat64, math.MaxFloat64}}),
+		"Lines constant -1e300":  Lines("t", "x", "y", Series{X: []float64{-1e300, -1e300}, Y: []float64{0, 1}}),
+		"Bands point 1e300":      Bands("t", "x", "y", Band{X: one(1e300), Mean: one(1e300), Lo: one(1e300), Hi: one(1e300)}),
+		"Intervals 1e300":        Intervals("t", "y", []string{"a"}, nil, IntervalSeries{Points: []Interval{{1e300, 1e300, 1e300}}}),
+		"HeatMap equal x, y":     HeatMap("t", "x", "y", "z", Grid{X: []float64{1e300, 1e300}, Y: []float64{-1e300, -1e300}, Z: [][]float64{{0, 1}, {2, 3}}}),
+		"EffortStrips step max":  EffortStrips("t", Efforts{Agents: 1, Tasks: 1, Steps: []int{math.MaxInt}, Matrices: [][]float64{{0.5}}}),
+		"EffortLines step max":   EffortLines("t", Efforts{Agents: 1, Tasks: 1, Steps: []int{math.MaxInt}, Matrices: [][]float64{{0.5}}}),
+		"BandPanels point 1e300": BandPanels("t", "x", "y", 1, false, Panel{Bands: []Band{{X: one(1e300), Mean: one(1e300)}}}),
+	} {
+		var out encodeOutcome
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					out.panicked = r
+				}
+			}()
+			out = encodeWithin(f, "png")
+		}()
+		if out.timedOut || out.panicked != nil || out.err != nil || len(out.b) == 0 {
+			t.Errorf("%s: timeout %v, panic %v, error %v, %d bytes; want a picture", name, out.timedOut, out.panicked, out.err, len(out.b))
+		}
+	}
+}

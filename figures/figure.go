@@ -95,26 +95,36 @@ func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
 // reach beyond them. An axis without data (from +Inf to -Inf, which plot
 // draws from -1 to 1) passes. Constructors call it once the axes of each
 // plot are set, before anything lays the plot out.
+//
+// An axis whose ends are equal (a single point, or a constant series)
+// plot draws from 1 below to 1 above them; where that rounds back to the
+// value (beyond about 2^53, as for 1e17 or 1e300), plot's tick labelling
+// panics ("illegal range"), so checkAxes widens such an axis itself, to
+// the neighbouring floats (see widen).
 func checkAxes(where string, p *plot.Plot) error {
 	for _, a := range []struct {
-		name   string
-		lo, hi float64
-	}{{"x", p.X.Min, p.X.Max}, {"y", p.Y.Min, p.Y.Max}} {
-		if math.IsInf(a.lo, 1) && math.IsInf(a.hi, -1) {
+		name string
+		axis *plot.Axis
+	}{{"x", &p.X}, {"y", &p.Y}} {
+		lo, hi := a.axis.Min, a.axis.Max
+		if math.IsInf(lo, 1) && math.IsInf(hi, -1) {
 			continue
 		}
 		var why string
 		switch {
-		case math.IsNaN(a.lo) || math.IsNaN(a.hi):
+		case math.IsNaN(lo) || math.IsNaN(hi):
 			why = "an end is NaN"
-		case math.IsInf(a.lo, 0) || math.IsInf(a.hi, 0):
+		case math.IsInf(lo, 0) || math.IsInf(hi, 0):
 			why = "an end is infinite (the values, or the margins around them, are too far apart)"
-		case math.IsInf(a.hi-a.lo, 0):
+		case math.IsInf(hi-lo, 0):
 			why = "its span overflows float64 (the values are too far apart)"
 		default:
+			if lo == hi && lo-1 == hi+1 {
+				a.axis.Min, a.axis.Max = widen(lo)
+			}
 			continue
 		}
-		return badAt(where, "the %s axis would run from %v to %v, which cannot be drawn: %s", a.name, a.lo, a.hi, why)
+		return badAt(where, "the %s axis would run from %v to %v, which cannot be drawn: %s", a.name, lo, hi, why)
 	}
 	return nil
 }

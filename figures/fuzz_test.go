@@ -87,6 +87,9 @@ func FuzzLines(f *testing.F) {
 		{[8]float64{2, 0, 0, 0, 2, 0, 0, 0}, 1, 1},
 		{[8]float64{0, tiny, 2 * tiny, 0, tiny, 0, tiny, 0}, 3, 3},
 		{[8]float64{big, bigUlps, big, 0, bigUlps, big, big, 0}, 3, 3},
+		{[8]float64{big, big, 0, 0, big, big, 0, 0}, 2, 3},
+		{[8]float64{maxFloat, maxFloat, 0, 0, -maxFloat, -maxFloat, 0, 0}, 2, 1},
+		{[8]float64{1e17, 0, 0, 0, 1e17, 0, 0, 0}, 1, 0},
 		{[8]float64{0, 1, 2, 3, 0, 1, 4, 9}, 4 + 5*2, 4}, // 4 x, 2 y
 		{[8]float64{}, 0, 0},
 	} {
@@ -129,6 +132,7 @@ func FuzzHeatMap(f *testing.F) {
 		{[6]float64{1, 1, 2, 0, 0, 2}, [4]float64{1, 2, 3, 4}, 4},
 		{[6]float64{0, tiny, 2 * tiny, 0, tiny, 0}, [4]float64{0, tiny, 2 * tiny, 0}, 8},
 		{[6]float64{big, bigUlps, 0, bigUlps, big, 0}, [4]float64{big, bigUlps, big, big}, 4},
+		{[6]float64{big, big, 0, -big, -big, 0}, [4]float64{0, 1, 2, 3}, 4},
 		{[6]float64{0, 1, 2, 0, 1, 2}, [4]float64{maxFloat, maxFloat, maxFloat, maxFloat}, 4},
 		{[6]float64{0, 1, 2, 0, 1, 2}, [4]float64{0, 1, 2, 3}, 8 + 64 + 128},
 		{[6]float64{0, 1, 2, 0, 1, 2}, [4]float64{0, 1, 2, 3}, 0},
@@ -191,6 +195,8 @@ var bandSeeds = []struct {
 	{[3]float64{2, 0, 0}, [3]float64{3, 0, 0}, [3]float64{3, 0, 0}, [3]float64{3, 0, 0}, 1, 0},
 	{[3]float64{0, tiny, 2 * tiny}, [3]float64{tiny, 0, tiny}, [3]float64{0, 0, 0}, [3]float64{tiny, tiny, tiny}, 3, 2},
 	{[3]float64{big, bigUlps, big}, [3]float64{bigUlps, big, big}, [3]float64{big, big, big}, [3]float64{bigUlps, bigUlps, bigUlps}, 3, 2},
+	{[3]float64{big, 0, 0}, [3]float64{big, 0, 0}, [3]float64{big, 0, 0}, [3]float64{big, 0, 0}, 1, 0},
+	{[3]float64{-maxFloat, 0, 0}, [3]float64{maxFloat, 0, 0}, [3]float64{maxFloat, 0, 0}, [3]float64{maxFloat, 0, 0}, 1, 0},
 	{[3]float64{0, 1, 2}, [3]float64{0, 1, 4}, [3]float64{-1, 0, 3}, [3]float64{1, 2, 5}, 3 + 4*2, 8},
 	{[3]float64{}, [3]float64{}, [3]float64{}, [3]float64{}, 0, 0},
 }
@@ -248,6 +254,7 @@ func FuzzIntervals(f *testing.F) {
 		{[7]float64{1, 1, 1, 1, 1, 1, 1}, 1, 2},
 		{[7]float64{tiny, 0, 2 * tiny, 0, 0, tiny, tiny}, 2, 3},
 		{[7]float64{big, big, bigUlps, bigUlps, big, bigUlps, big}, 2, 3},
+		{[7]float64{big, big, big, big, big, big, big}, 2, 3},
 		{[7]float64{maxFloat, maxFloat, maxFloat, -maxFloat, -maxFloat, -maxFloat, 0}, 2, 0},
 		{[7]float64{1, 0, 2, 3, 2.5, 4, 0}, 2 + 3*1, 4},
 		{[7]float64{}, 0, 0},
@@ -350,6 +357,8 @@ func FuzzEffortStrips(f *testing.F) {
 		{[4]float64{big, bigUlps, big, big}, [3]int{0, 1, 2}, 2, 2, 4},
 		{[4]float64{big, bigUlps, big, big}, [3]int{0, 1, 2}, 2, 2, 4 + 1},
 		{[4]float64{0, 0.5, 1, 0.25}, [3]int{math.MinInt, math.MaxInt, 0}, 1, 1, 2},
+		{[4]float64{0, 0.5, 1, 0.25}, [3]int{math.MaxInt, 0, 0}, 1, 1, 0},
+		{[4]float64{0, 0.5, 1, 0.25}, [3]int{math.MaxInt, 0, 0}, 1, 1, 1},
 		{[4]float64{0, 0.5, 1, 0.25}, [3]int{0, 0, 0}, 2, 2, 4},
 		{[4]float64{0, 0.5, 1, 0.25}, [3]int{0, 1, 2}, 0, 2, 4},
 		{[4]float64{0, 0.5, 1, 0.25}, [3]int{0, 1, 2}, halfInt, halfInt, 4},     // agents*tasks overflows to 0

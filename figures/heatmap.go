@@ -115,9 +115,9 @@ func (g Grid) zRange() (lo, hi float64) {
 	return lo, hi
 }
 
-// widen returns a range around v for a map of the single value v: v ± 0.5,
-// or where that rounds back to v (|v| beyond 2^53), the neighbouring
-// floats, short of ±Inf.
+// widen returns a range around v for a map of the single value v, or an
+// axis of it: v ± 0.5, or where that rounds back to v (|v| beyond 2^53),
+// the neighbouring floats, short of ±Inf.
 func widen(v float64) (lo, hi float64) {
 	lo, hi = v-0.5, v+0.5
 	if lo == v {
