@@ -513,3 +513,47 @@ func TestFlatAxesAtLargeMagnitudes(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowAxesDraw draws figures with an axis whose span is a few ulps
+// of its ends: a single point at 2^53 (which plot draws from 2^53 - 1 to
+// 2^53), values one float apart near 2.7e11 as y, x or a heat map's
+// colour scale, and a constant at 2^53 x 10^5. gonum/plot's tick
+// labelling stepped a float64 counter up to 2^53, where adding 1 left it
+// unchanged, and Encode never returned; each must now draw.
+func TestNarrowAxesDraw(t *testing.T) {
+	p53 := math.Ldexp(1, 53)
+	v := 2.7021597764222977e11
+	u := math.Nextafter(v, math.Inf(1))
+	for name, f := range map[string]*Figure{
+		"point at 2^53":      Lines("t", "x", "y", Series{X: []float64{0}, Y: []float64{p53}}),
+		"y one float apart":  Lines("t", "x", "y", Series{X: []float64{0, 1}, Y: []float64{v, u}}),
+		"x one float apart":  Lines("t", "x", "y", Series{X: []float64{v, u}, Y: []float64{0, 1}}),
+		"constant 2^53e5":    Lines("t", "x", "y", Series{X: []float64{0, 1}, Y: []float64{p53 * 1e5, p53 * 1e5}}),
+		"colour scale":       HeatMap("t", "x", "y", "z", Grid{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{v, u}, {u, v}}}),
+		"band at 2^53":       Bands("t", "x", "y", Band{X: []float64{0}, Mean: []float64{p53}, Lo: []float64{p53}, Hi: []float64{p53}}),
+		"interval one apart": Intervals("t", "y", []string{"a"}, nil, IntervalSeries{Points: []Interval{{v, v, u}}}),
+	} {
+		if out := encodeWithin(f, "png"); out.timedOut || out.panicked != nil || out.err != nil || len(out.b) == 0 {
+			t.Errorf("%s: timeout %v, panic %v, error %v, %d bytes; want a picture", name, out.timedOut, out.panicked, out.err, len(out.b))
+		}
+	}
+}
+
+// TestTicks checks the tick marker of the figures' axes: DefaultTicks'
+// ticks on an axis of ordinary span, and a single tick in the middle,
+// labelled to 6 digits, on one narrower than narrowSpan of its magnitude.
+func TestTicks(t *testing.T) {
+	if got, want := (ticks{}).Ticks(-1, 3), (plot.DefaultTicks{}).Ticks(-1, 3); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("ticks on [-1, 3] = %v, want DefaultTicks' %v", got, want)
+	}
+	if got, want := (ticks{}).Ticks(1e6, 1e6+1e-6), (plot.DefaultTicks{}).Ticks(1e6, 1e6+1e-6); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("ticks on [1e6, 1e6+1e-6] = %v, want DefaultTicks' %v", got, want)
+	}
+	p53 := math.Ldexp(1, 53)
+	for _, c := range []struct{ lo, hi float64 }{{p53 - 1, p53}, {1e300, 1e300 * (1 + 1e-13)}, {-5e11, -5e11 + 1e-2}} {
+		got := (ticks{}).Ticks(c.lo, c.hi)
+		if len(got) != 1 || got[0].Value < c.lo || got[0].Value > c.hi || got[0].Label != strconv.FormatFloat(got[0].Value, 'g', 6, 64) {
+			t.Errorf("ticks on [%v, %v] = %v, want one tick in the middle labelled to 6 digits", c.lo, c.hi, got)
+		}
+	}
+}

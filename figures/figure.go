@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/hetgain/hetgain/internal/atomicfile"
@@ -100,12 +101,17 @@ func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
 // plot draws from 1 below to 1 above them; where that rounds back to the
 // value (beyond about 2^53, as for 1e17 or 1e300), plot's tick labelling
 // panics ("illegal range"), so checkAxes widens such an axis itself, to
-// the neighbouring floats (see widen).
+// the neighbouring floats (see widen). It also gives every axis that has
+// plot's default tick marker the marker ticks, whose labelling of a
+// narrow axis returns.
 func checkAxes(where string, p *plot.Plot) error {
 	for _, a := range []struct {
 		name string
 		axis *plot.Axis
 	}{{"x", &p.X}, {"y", &p.Y}} {
+		if _, ok := a.axis.Tick.Marker.(plot.DefaultTicks); ok {
+			a.axis.Tick.Marker = ticks{}
+		}
 		lo, hi := a.axis.Min, a.axis.Max
 		if math.IsInf(lo, 1) && math.IsInf(hi, -1) {
 			continue
@@ -127,6 +133,34 @@ func checkAxes(where string, p *plot.Plot) error {
 		return badAt(where, "the %s axis would run from %v to %v, which cannot be drawn: %s", a.name, lo, hi, why)
 	}
 	return nil
+}
+
+// narrowSpan is the span of an axis, relative to the larger magnitude of
+// its ends, below which ticks marks only the axis' middle.
+const narrowSpan = 1e-12
+
+// ticks is the tick marker of the figures' axes of numbers: gonum/plot's
+// DefaultTicks, except on an axis narrower than narrowSpan times the
+// larger magnitude of its ends, where it marks the middle alone, labelled
+// to 6 significant digits as DefaultTicks labels are (labels of that
+// precision could not tell points of such an axis apart).
+//
+// DefaultTicks tries label positions with a float64 counter stepped by 1
+// (talbotLinHanrahan, in gonum/plot v0.14.0's labelling.go), which
+// reaches about 13·(16·|max|/span + 15) in magnitude. On an axis
+// narrower than about 2.3e-14 of its magnitude the counter can reach
+// 2^53, where adding 1 gives 2^53 back, and the labelling never returns:
+// an axis from 2^53 - 1 to 2^53 (as for a single point at 2^53), or from
+// 2.7021597764222977e11 to the next float, hung Encode. On an axis of at
+// least narrowSpan the counter stays below 2^48.
+type ticks struct{}
+
+func (ticks) Ticks(min, max float64) []plot.Tick {
+	if max > min && max-min >= narrowSpan*math.Max(math.Abs(min), math.Abs(max)) {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	mid := min + (max-min)/2
+	return []plot.Tick{{Value: mid, Label: strconv.FormatFloat(mid, 'g', 6, 64)}}
 }
 
 // drawAligned draws a grid of plots (nil ones are skipped) into the tiles

@@ -37,6 +37,11 @@ var (
 	maxFloat = math.MaxFloat64
 	// halfInt squared overflows int to 0: 2^32 on 64-bit platforms.
 	halfInt = 1 << (strconv.IntSize / 2)
+	// Values whose axis hung gonum/plot's tick labelling: 2^53, as a
+	// single point, and narrow, a float and the next one.
+	p53    = math.Ldexp(1, 53)
+	narrow = 2.7021597764222977e11
+	next   = math.Nextafter(narrow, math.Inf(1))
 )
 
 // checkContract checks the constructors' contract on the figure that mk
@@ -90,6 +95,8 @@ func FuzzLines(f *testing.F) {
 		{[8]float64{big, big, 0, 0, big, big, 0, 0}, 2, 3},
 		{[8]float64{maxFloat, maxFloat, 0, 0, -maxFloat, -maxFloat, 0, 0}, 2, 1},
 		{[8]float64{1e17, 0, 0, 0, 1e17, 0, 0, 0}, 1, 0},
+		{[8]float64{0, 0, 0, 0, p53, 0, 0, 0}, 1, 0},
+		{[8]float64{narrow, next, 0, 0, 0, 1, 0, 0}, 2, 0},
 		{[8]float64{0, 1, 2, 3, 0, 1, 4, 9}, 4 + 5*2, 4}, // 4 x, 2 y
 		{[8]float64{}, 0, 0},
 	} {
@@ -133,6 +140,7 @@ func FuzzHeatMap(f *testing.F) {
 		{[6]float64{0, tiny, 2 * tiny, 0, tiny, 0}, [4]float64{0, tiny, 2 * tiny, 0}, 8},
 		{[6]float64{big, bigUlps, 0, bigUlps, big, 0}, [4]float64{big, bigUlps, big, big}, 4},
 		{[6]float64{big, big, 0, -big, -big, 0}, [4]float64{0, 1, 2, 3}, 4},
+		{[6]float64{0, 1, 2, 0, 1, 2}, [4]float64{narrow, next, next, narrow}, 4},
 		{[6]float64{0, 1, 2, 0, 1, 2}, [4]float64{maxFloat, maxFloat, maxFloat, maxFloat}, 4},
 		{[6]float64{0, 1, 2, 0, 1, 2}, [4]float64{0, 1, 2, 3}, 8 + 64 + 128},
 		{[6]float64{0, 1, 2, 0, 1, 2}, [4]float64{0, 1, 2, 3}, 0},
@@ -196,6 +204,7 @@ var bandSeeds = []struct {
 	{[3]float64{0, tiny, 2 * tiny}, [3]float64{tiny, 0, tiny}, [3]float64{0, 0, 0}, [3]float64{tiny, tiny, tiny}, 3, 2},
 	{[3]float64{big, bigUlps, big}, [3]float64{bigUlps, big, big}, [3]float64{big, big, big}, [3]float64{bigUlps, bigUlps, bigUlps}, 3, 2},
 	{[3]float64{big, 0, 0}, [3]float64{big, 0, 0}, [3]float64{big, 0, 0}, [3]float64{big, 0, 0}, 1, 0},
+	{[3]float64{0, 0, 0}, [3]float64{p53, 0, 0}, [3]float64{p53, 0, 0}, [3]float64{p53, 0, 0}, 1, 0},
 	{[3]float64{-maxFloat, 0, 0}, [3]float64{maxFloat, 0, 0}, [3]float64{maxFloat, 0, 0}, [3]float64{maxFloat, 0, 0}, 1, 0},
 	{[3]float64{0, 1, 2}, [3]float64{0, 1, 4}, [3]float64{-1, 0, 3}, [3]float64{1, 2, 5}, 3 + 4*2, 8},
 	{[3]float64{}, [3]float64{}, [3]float64{}, [3]float64{}, 0, 0},
@@ -255,6 +264,7 @@ func FuzzIntervals(f *testing.F) {
 		{[7]float64{tiny, 0, 2 * tiny, 0, 0, tiny, tiny}, 2, 3},
 		{[7]float64{big, big, bigUlps, bigUlps, big, bigUlps, big}, 2, 3},
 		{[7]float64{big, big, big, big, big, big, big}, 2, 3},
+		{[7]float64{narrow, narrow, next, 0, 0, 0, 0}, 1, 0},
 		{[7]float64{maxFloat, maxFloat, maxFloat, -maxFloat, -maxFloat, -maxFloat, 0}, 2, 0},
 		{[7]float64{1, 0, 2, 3, 2.5, 4, 0}, 2 + 3*1, 4},
 		{[7]float64{}, 0, 0},
