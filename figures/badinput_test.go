@@ -557,3 +557,29 @@ func TestTicks(t *testing.T) {
 		}
 	}
 }
+
+// TestWideAxesDraw draws axes wider than wideSpan whose ends differ in
+// magnitude, from 37 to 1e308. gonum/plot's labelling found no labels and
+// labelled its fallback ticks to the precision of the smaller end, writing
+// 1e308 out in 309 digits; BandPanels of a panel with such a y axis,
+// shared with an empty panel, laid its canvases out as NaN and Encode never
+// returned. Found by FuzzBandPanels. The labels must be short, and each
+// figure must draw.
+func TestWideAxesDraw(t *testing.T) {
+	for _, r := range [][2]float64{{37, 1e308}, {-1e308, 0.5}, {1, 1e200}, {-1e160, -1}} {
+		for _, tk := range (ticks{}).Ticks(r[0], r[1]) {
+			if len(tk.Label) > len("-1.23457e+307") {
+				t.Errorf("ticks on [%v, %v]: label %q of %d characters", r[0], r[1], tk.Label, len(tk.Label))
+			}
+		}
+	}
+	band := Band{X: []float64{0, 1}, Mean: []float64{37, 1e308}}
+	for name, f := range map[string]*Figure{
+		"BandPanels, shared with an empty panel": BandPanels("t", "x", "y", 2, true, Panel{Bands: []Band{band}}, Panel{}),
+		"Lines":                                  Lines("t", "x", "y", Series{X: band.X, Y: band.Mean}),
+	} {
+		if out := encodeWithin(f, "png"); out.timedOut || out.panicked != nil || out.err != nil || len(out.b) == 0 {
+			t.Errorf("%s: timeout %v, panic %v, error %v, %d bytes; want a picture", name, out.timedOut, out.panicked, out.err, len(out.b))
+		}
+	}
+}

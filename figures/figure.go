@@ -139,11 +139,17 @@ func checkAxes(where string, p *plot.Plot) error {
 // its ends, below which ticks marks only the axis' middle.
 const narrowSpan = 1e-12
 
+// wideSpan is the span of an axis beyond which ticks labels DefaultTicks'
+// ticks itself.
+const wideSpan = 1e150
+
 // ticks is the tick marker of the figures' axes of numbers: gonum/plot's
 // DefaultTicks, except on an axis narrower than narrowSpan times the
 // larger magnitude of its ends, where it marks the middle alone, labelled
 // to 6 significant digits as DefaultTicks labels are (labels of that
-// precision could not tell points of such an axis apart).
+// precision could not tell points of such an axis apart), and on an axis
+// wider than wideSpan, where it labels DefaultTicks' ticks to 6
+// significant digits itself.
 //
 // DefaultTicks tries label positions with a float64 counter stepped by 1
 // (talbotLinHanrahan, in gonum/plot v0.14.0's labelling.go), which
@@ -153,14 +159,30 @@ const narrowSpan = 1e-12
 // an axis from 2^53 - 1 to 2^53 (as for a single point at 2^53), or from
 // 2.7021597764222977e11 to the next float, hung Encode. On an axis of at
 // least narrowSpan the counter stays below 2^48.
+//
+// On an axis wider than about 1.3e155, DefaultTicks' search, which
+// squares a tenth of the span, overflows and finds no labels; it falls
+// back to the ends and the middle, labelled to the precision of the
+// smaller end: from 37 to 1e308, the middle and the top written out in
+// full, in 309 digits. Such labels, wider than the figure, made
+// plot.Align's canvases NaN in BandPanels, and filling them never
+// returned.
 type ticks struct{}
 
 func (ticks) Ticks(min, max float64) []plot.Tick {
-	if max > min && max-min >= narrowSpan*math.Max(math.Abs(min), math.Abs(max)) {
-		return plot.DefaultTicks{}.Ticks(min, max)
+	if !(max > min && max-min >= narrowSpan*math.Max(math.Abs(min), math.Abs(max))) {
+		mid := min + (max-min)/2
+		return []plot.Tick{{Value: mid, Label: strconv.FormatFloat(mid, 'g', 6, 64)}}
 	}
-	mid := min + (max-min)/2
-	return []plot.Tick{{Value: mid, Label: strconv.FormatFloat(mid, 'g', 6, 64)}}
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	if max-min > wideSpan {
+		for i := range ts {
+			if ts[i].Label != "" {
+				ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+			}
+		}
+	}
+	return ts
 }
 
 // drawAligned draws a grid of plots (nil ones are skipped) into the tiles

@@ -231,6 +231,9 @@ func FuzzBandPanels(f *testing.F) {
 	f.Add(0.0, 1.0, 2.0, 0.0, 1.0, 4.0, -1.0, 0.0, 3.0, 1.0, 2.0, 5.0, nan, uint8(3), uint8(2), int8(1))
 	f.Add(0.0, 1.0, 2.0, 0.0, 1.0, 4.0, -1.0, 0.0, 3.0, 1.0, 2.0, 5.0, 1e308, uint8(3), uint8(2), int8(0))
 	f.Add(0.0, 1.0, 2.0, 0.0, 1.0, 4.0, -1.0, 0.0, 3.0, 1.0, 2.0, 5.0, -1e308, uint8(3), uint8(2+32), int8(1))
+	// Found by fuzzing: y from 37 to 1e308 shared with an empty panel,
+	// whose tick labels of 309 digits made the layout NaN (a hang).
+	f.Add(0.0, 1.0, 0.0, 37.0, 1e308, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, uint8(2), uint8(1+16+32), int8(2))
 	f.Fuzz(func(t *testing.T, x0, x1, x2, m0, m1, m2, lo0, lo1, lo2, hi0, hi1, hi2, ref float64, n, flags uint8, cols int8) {
 		bands := fuzzBands([3]float64{x0, x1, x2}, [3]float64{m0, m1, m2}, [3]float64{lo0, lo1, lo2}, [3]float64{hi0, hi1, hi2}, n, flags)
 		panels := []Panel{{Title: "p", Bands: bands[:1]}, {Bands: bands[1:]}}
