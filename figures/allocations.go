@@ -88,7 +88,7 @@ func Allocations(title string, cols int, panels ...Allocation) *Figure {
 		}
 		agents, tasks = max(agents, a.Agents), max(tasks, a.Tasks)
 		plots[k/cols][k%cols] = allocationPlot(a)
-		if err := checkAxes(fmt.Sprintf("allocation %d", k), plots[k/cols][k%cols]); err != nil {
+		if err := prepareAxes(fmt.Sprintf("allocation %d", k), plots[k/cols][k%cols]); err != nil {
 			return failed(err)
 		}
 	}

@@ -388,9 +388,9 @@ func TestWideButFiniteSpansDraw(t *testing.T) {
 	}
 }
 
-// TestCheckAxesSaysWhy checks checkAxes' reasons: a NaN end is not
+// TestPrepareAxesSaysWhy checks prepareAxes' reasons: a NaN end is not
 // blamed on values too far apart, and an axis without data passes.
-func TestCheckAxesSaysWhy(t *testing.T) {
+func TestPrepareAxesSaysWhy(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	for _, c := range []struct {
 		lo, hi float64
@@ -403,17 +403,17 @@ func TestCheckAxesSaysWhy(t *testing.T) {
 	} {
 		p := plot.New()
 		p.Y.Min, p.Y.Max = c.lo, c.hi
-		err := checkAxes("probe", p)
+		err := prepareAxes("probe", p)
 		if err == nil || !strings.HasPrefix(err.Error(), "figures: probe: the y axis") || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v to %v: checkAxes = %v, want an error about the y axis that says %q", c.lo, c.hi, err, c.want)
+			t.Errorf("%v to %v: prepareAxes = %v, want an error about the y axis that says %q", c.lo, c.hi, err, c.want)
 		}
 	}
 	p := plot.New() // no data: from +Inf to -Inf
-	if err := checkAxes("empty", p); err != nil {
+	if err := prepareAxes("empty", p); err != nil {
 		t.Errorf("no data: %v", err)
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -8e307, 8e307, 0, math.MaxFloat64
-	if err := checkAxes("wide but finite", p); err != nil {
+	if err := prepareAxes("wide but finite", p); err != nil {
 		t.Errorf("wide but finite: %v", err)
 	}
 }

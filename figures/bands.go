@@ -344,7 +344,7 @@ func newBandsLayout(title, xLabel, yLabel string, bands []Band) (*bandLayout, er
 		}
 	}
 	p.Add(centres...)
-	if err := checkAxes("Bands", p); err != nil {
+	if err := prepareAxes("Bands", p); err != nil {
 		return nil, err
 	}
 	l := &bandLayout{plots: [][]*plot.Plot{{p}}, tiles: draw.Tiles{Rows: 1, Cols: 1}}
@@ -437,7 +437,7 @@ func newBandPanelsLayout(title, xLabel, yLabel string, cols int, sharedY bool, p
 		if xr[0] <= xr[1] {
 			p.X.Min, p.X.Max = xr[0], xr[1]
 		}
-		if err := checkAxes(named("panel", k, pn.Title), p); err != nil {
+		if err := prepareAxes(named("panel", k, pn.Title), p); err != nil {
 			return nil, err
 		}
 		l.plots[k/cols][k%cols] = p

@@ -183,7 +183,7 @@ func newEpisodeLayout(title string, panels []Trajectories) (*episodeLayout, erro
 		ep.span = t.span()
 		p.Add(ep)
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = ep.span[0], ep.span[1], ep.span[2], ep.span[3]
-		if err := checkAxes(fmt.Sprintf("episode panel %d", k), p); err != nil {
+		if err := prepareAxes(fmt.Sprintf("episode panel %d", k), p); err != nil {
 			return nil, err
 		}
 		l.plots = append(l.plots, p)

@@ -223,7 +223,7 @@ func effortLinesPlot(e Efforts, j int, top float64, where string) (*plot.Plot, e
 		}
 	}
 	p.Y.Min, p.Y.Max = 0, top
-	return p, checkAxes(where, p)
+	return p, prepareAxes(where, p)
 }
 
 // Sizes of EffortStrips figures.
@@ -265,7 +265,7 @@ func EffortStrips(title string, rows ...Efforts) *Figure {
 			p.Title.TextStyle.Font.Size = vg.Points(10)
 			p.Add(effortCells{e: e, j: j, top: top})
 			p.NominalY(names...)
-			if err := checkAxes(fmt.Sprintf("efforts row %d, task %d", r, j), p); err != nil {
+			if err := prepareAxes(fmt.Sprintf("efforts row %d, task %d", r, j), p); err != nil {
 				return failed(err)
 			}
 			if r == len(rows)-1 {

@@ -88,7 +88,8 @@ func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
 	}
 }
 
-// checkAxes returns a "figures: <where>: ..." error if an axis of p
+// prepareAxes readies the axes of p for drawing. It returns a
+// "figures: <where>: ..." error if an axis of p
 // has a range that gonum/plot cannot draw: an end that is NaN or infinite,
 // or ends so far apart that their distance overflows to +Inf (for such a
 // range plot's tick labelling never returns). Finite data can give one:
@@ -100,11 +101,11 @@ func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
 // An axis whose ends are equal (a single point, or a constant series)
 // plot draws from 1 below to 1 above them; where that rounds back to the
 // value (beyond about 2^53, as for 1e17 or 1e300), plot's tick labelling
-// panics ("illegal range"), so checkAxes widens such an axis itself, to
+// panics ("illegal range"), so prepareAxes widens such an axis itself, to
 // the neighbouring floats (see widen). It also gives every axis that has
 // plot's default tick marker the marker ticks, whose labelling of a
 // narrow axis returns.
-func checkAxes(where string, p *plot.Plot) error {
+func prepareAxes(where string, p *plot.Plot) error {
 	for _, a := range []struct {
 		name string
 		axis *plot.Axis

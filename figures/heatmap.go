@@ -168,7 +168,7 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	h.Min, h.Max = 0, 1
 	h.Rasterized = true // vector cells leave anti-aliasing seams between them
 	p.Add(h)
-	if err := checkAxes("HeatMap", p); err != nil {
+	if err := prepareAxes("HeatMap", p); err != nil {
 		return failed(err)
 	}
 
@@ -177,7 +177,7 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	bar.HideX()
 	bar.Add(&plotter.ColorBar{ColorMap: cmap, Vertical: true, Colors: heatColours})
 	bar.Y.Min, bar.Y.Max = lo, hi
-	if err := checkAxes("HeatMap colour bar", bar); err != nil {
+	if err := prepareAxes("HeatMap colour bar", bar); err != nil {
 		return failed(err)
 	}
 

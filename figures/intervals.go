@@ -78,7 +78,7 @@ func intervalsPlot(title, yLabel string, categories []string, refs []float64, se
 		}
 	}
 	padY(p, 0.08, legendHeadroom)
-	if err := checkAxes("Intervals", p); err != nil {
+	if err := prepareAxes("Intervals", p); err != nil {
 		return nil, err
 	}
 	p.Legend.Top = true

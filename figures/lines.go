@@ -35,7 +35,7 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 			return failed(err)
 		}
 	}
-	if err := checkAxes("Lines", p); err != nil {
+	if err := prepareAxes("Lines", p); err != nil {
 		return failed(err)
 	}
 	p.Legend.Top = true

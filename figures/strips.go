@@ -70,7 +70,7 @@ func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 		}
 	}
 	p.Add(classStrips(rows))
-	if err := checkAxes("SchurStrips", p); err != nil {
+	if err := prepareAxes("SchurStrips", p); err != nil {
 		return failed(err)
 	}
 	p.NominalY(names...)
