@@ -68,8 +68,11 @@ func failed(err error) *Figure {
 }
 
 // newFigure returns a figure of the default size that draws p, and side
-// (if not nil) in a strip of sideFraction of the width to its right.
-func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
+// (if not nil) in a strip of sideFraction of the width to its right. If
+// alignSide is true, the side plot's data area spans the same height as
+// p's (a colour bar beside its map); otherwise the side plot fills the
+// strip (a legend).
+func newFigure(p, side *plot.Plot, sideFraction float64, alignSide bool) *Figure {
 	draw := func(c draw.Canvas) {
 		if side == nil {
 			p.Draw(c)
@@ -78,6 +81,9 @@ func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
 		main, strip := c, c
 		main.Max.X = c.Max.X - vg.Length(sideFraction)*(c.Max.X-c.Min.X)
 		strip.Min.X = main.Max.X
+		if alignSide {
+			main, strip = alignDataAreas(p, main, side, strip)
+		}
 		p.Draw(main)
 		side.Draw(strip)
 	}
@@ -86,6 +92,18 @@ func newFigure(p, side *plot.Plot, sideFraction float64) *Figure {
 		Height: DefaultHeight,
 		encode: func(format string, w, h vg.Length) ([]byte, error) { return encode(draw, format, w, h) },
 	}
+}
+
+// alignDataAreas returns main and strip shrunk vertically so that the
+// data areas p and side have in them span the same heights: the part the
+// two data areas share when each plot fills its own canvas, which leaves
+// both plots' titles and axes inside the canvases.
+func alignDataAreas(p *plot.Plot, main draw.Canvas, side *plot.Plot, strip draw.Canvas) (draw.Canvas, draw.Canvas) {
+	a, b := p.DataCanvas(main), side.DataCanvas(strip)
+	lo, hi := max(a.Min.Y, b.Min.Y), min(a.Max.Y, b.Max.Y)
+	main.Min.Y, main.Max.Y = main.Min.Y+lo-a.Min.Y, main.Max.Y+hi-a.Max.Y
+	strip.Min.Y, strip.Max.Y = strip.Min.Y+lo-b.Min.Y, strip.Max.Y+hi-b.Max.Y
+	return main, strip
 }
 
 // prepareAxes readies the axes of p for drawing. It returns a

@@ -2,6 +2,7 @@ package figures
 
 import (
 	"bytes"
+	"image"
 	"image/png"
 	"math"
 	"os"
@@ -173,4 +174,56 @@ func TestHeatMapRefusesEPS(t *testing.T) {
 			t.Errorf(`%s Encode("eps"): %d bytes, error %v`, name, len(b), err)
 		}
 	}
+}
+
+// TestHeatMapBarAligned checks that a heat map's colour bar spans the
+// same rows of the picture as the map: in a column through the map and
+// one through the bar, the longest run of drawn (not white) pixels, which
+// is the data area, starts and ends on the same rows, with a title over
+// the map, a longer label over the bar, or neither.
+func TestHeatMapBarAligned(t *testing.T) {
+	g := Grid{X: []float64{0, 1, 2}, Y: []float64{0, 1}, Z: [][]float64{{0, 1, 2}, {3, 4, 5}}}
+	for _, c := range []struct{ title, zLabel string }{{"a title", "z"}, {"", "a longer label"}, {"", ""}} {
+		img, err := png.Decode(bytes.NewReader(HeatMap(c.title, "x", "y", c.zLabel, g).PNG()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := img.Bounds().Dx()
+		mapLo, mapHi := longestDrawnRun(img, w*2/5)
+		barLo, barHi := longestDrawnRun(img, w-w/15)
+		if abs(mapLo-barLo) > 1 || abs(mapHi-barHi) > 1 {
+			t.Errorf("title %q, label %q: map on rows %d to %d, colour bar on %d to %d", c.title, c.zLabel, mapLo, mapHi, barLo, barHi)
+		}
+	}
+}
+
+// longestDrawnRun returns the first and last row of the longest run of
+// pixels in column x of img that are not white.
+func longestDrawnRun(img image.Image, x int) (lo, hi int) {
+	b := img.Bounds()
+	best, start := -1, -1
+	for y := b.Min.Y; y <= b.Max.Y; y++ {
+		drawn := false
+		if y < b.Max.Y {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			drawn = r < 0xf000 || g < 0xf000 || bl < 0xf000
+		}
+		switch {
+		case drawn && start < 0:
+			start = y
+		case !drawn && start >= 0:
+			if y-start > best {
+				best, lo, hi = y-start, start, y-1
+			}
+			start = -1
+		}
+	}
+	return lo, hi
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -181,7 +181,7 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 		return failed(err)
 	}
 
-	return withoutEPS(newFigure(p, bar, 1.0/6))
+	return withoutEPS(newFigure(p, bar, 1.0/6, true))
 }
 
 // withoutEPS returns f with Encode refusing the eps format: a heat map's

@@ -44,7 +44,7 @@ func Intervals(title, yLabel string, categories []string, refs []float64, series
 	if err != nil {
 		return failed(err)
 	}
-	return newFigure(p, nil, 0)
+	return newFigure(p, nil, 0, false)
 }
 
 // intervalsPlot returns the plot that Intervals draws, or an error if the

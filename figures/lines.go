@@ -40,7 +40,7 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true
-	return newFigure(p, nil, 0)
+	return newFigure(p, nil, 0, false)
 }
 
 // addSeries adds s to p in colour c, with the i-th marker shape, or

@@ -84,7 +84,7 @@ func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 			legend.Legend.Add(classLabels[c], swatch{ClassColors[c]})
 		}
 	}
-	f := newFigure(p, legend, 0.25)
+	f := newFigure(p, legend, 0.25, false)
 	f.Width = DefaultWidth * 1.25
 	f.Height = vg.Length(len(rows))*vg.Centimeter + 3*vg.Centimeter
 	return f
