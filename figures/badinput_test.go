@@ -483,7 +483,7 @@ func TestMatrixSizeOverflows(t *testing.T) {
 // TestFlatAxesAtLargeMagnitudes draws figures whose x or y values are all
 // equal, at magnitudes where gonum/plot's widening of such an axis by 1
 // either side rounds back to the value: a single point, a constant series
-// or band, a heat map's column of equal x, a step beyond 2^53. Encode
+// or band, a step beyond 2^53. Encode
 // panicked with "illegal range" (plot's tick labelling of an axis of zero
 // width); each must now draw. Found with the fuzz targets' seeds.
 func TestFlatAxesAtLargeMagnitudes(t *testing.T) {
@@ -494,7 +494,6 @@ func TestFlatAxesAtLargeMagnitudes(t *testing.T) {
 		"Lines constant -1e300":  Lines("t", "x", "y", Series{X: []float64{-1e300, -1e300}, Y: []float64{0, 1}}),
 		"Bands point 1e300":      Bands("t", "x", "y", Band{X: one(1e300), Mean: one(1e300), Lo: one(1e300), Hi: one(1e300)}),
 		"Intervals 1e300":        Intervals("t", "y", []string{"a"}, nil, IntervalSeries{Points: []Interval{{1e300, 1e300, 1e300}}}),
-		"HeatMap equal x, y":     HeatMap("t", "x", "y", "z", Grid{X: []float64{1e300, 1e300}, Y: []float64{-1e300, -1e300}, Z: [][]float64{{0, 1}, {2, 3}}}),
 		"EffortStrips step max":  EffortStrips("t", Efforts{Agents: 1, Tasks: 1, Steps: []int{math.MaxInt}, Matrices: [][]float64{{0.5}}}),
 		"EffortLines step max":   EffortLines("t", Efforts{Agents: 1, Tasks: 1, Steps: []int{math.MaxInt}, Matrices: [][]float64{{0.5}}}),
 		"BandPanels point 1e300": BandPanels("t", "x", "y", 1, false, Panel{Bands: []Band{{X: one(1e300), Mean: one(1e300)}}}),
@@ -582,4 +581,18 @@ func TestWideAxesDraw(t *testing.T) {
 			t.Errorf("%s: timeout %v, panic %v, error %v, %d bytes; want a picture", name, out.timedOut, out.panicked, out.err, len(out.b))
 		}
 	}
+}
+
+// TestHeatMapGridMustIncrease checks that a heat map of a grid whose x or
+// y values do not increase (equal, as a column of equal x at 1e300, or
+// decreasing) carries an error naming the axis, rather than cells that
+// would reach backwards.
+func TestHeatMapGridMustIncrease(t *testing.T) {
+	z := [][]float64{{0, 1}, {2, 3}}
+	wantBad(t, "HeatMap equal x", func() *Figure {
+		return HeatMap("t", "x", "y", "z", Grid{X: []float64{1e300, 1e300}, Y: []float64{0, 1}, Z: z})
+	}, "grid x[1] = 1e+300 after x[0] = 1e+300", "must increase")
+	wantBad(t, "HeatMap decreasing y", func() *Figure {
+		return HeatMap("t", "x", "y", "z", Grid{X: []float64{0, 1}, Y: []float64{5, -5}, Z: z})
+	}, "grid y[1] = -5 after y[0] = 5", "must increase")
 }

@@ -156,19 +156,21 @@ func (s classStrips) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return xmin, xmax, -0.5, float64(len(s)) - 0.5
 }
 
-// cellEdges returns the span of parameter k: half-way to its neighbours,
-// and a mirrored half-step at the ends.
+// cellEdges returns the span of the cell of value k of the increasing
+// values ps (a parameter of a strip, a grid point of a heat map):
+// half-way to its neighbours, and a mirrored half-step at the ends. The
+// half-way points are computed as a/2 + b/2, which does not overflow.
 func cellEdges(ps []float64, k int) (lo, hi float64) {
 	if len(ps) == 1 {
 		return ps[0] - 0.5, ps[0] + 0.5
 	}
 	if k > 0 {
-		lo = (ps[k-1] + ps[k]) / 2
+		lo = ps[k-1]/2 + ps[k]/2
 	} else {
 		lo = ps[0] - (ps[1]-ps[0])/2
 	}
 	if k < len(ps)-1 {
-		hi = (ps[k] + ps[k+1]) / 2
+		hi = ps[k]/2 + ps[k+1]/2
 	} else {
 		hi = ps[k] + (ps[k]-ps[k-1])/2
 	}
