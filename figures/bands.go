@@ -329,19 +329,13 @@ func newBandsLayout(title, xLabel, yLabel string, bands []Band) (*bandLayout, er
 	p.Y.Label.Text = yLabel
 	p.Add(plotter.NewGrid())
 	legend := bandLegend()
-	var centres []plot.Plotter
-	for i, b := range bands {
-		fill, centre, thumbs, err := bandPlotters(b, plotutil.Color(i), i)
-		if err != nil {
-			return nil, err
-		}
-		if fill != nil {
-			p.Add(fill)
-		}
-		centres = append(centres, centre)
-		if b.Label != "" {
-			legend.Add(b.Label, thumbs...)
-		}
+	colours := make([]int, len(bands))
+	for i := range colours {
+		colours[i] = i
+	}
+	centres, err := addBandFills(p, bands, colours, &legend, map[int]bool{})
+	if err != nil {
+		return nil, err
 	}
 	p.Add(centres...)
 	if err := prepareAxes("Bands", p); err != nil {
@@ -460,8 +454,24 @@ func panelPlot(pn Panel, colours []int, legend *plot.Legend, inLegend map[int]bo
 	p.Title.Text = pn.Title
 	p.Title.TextStyle.Font.Size = vg.Points(10)
 	p.Add(plotter.NewGrid())
+	centres, err := addBandFills(p, pn.Bands, colours, legend, inLegend)
+	if err != nil {
+		return nil, err
+	}
+	if len(pn.Reference) > 0 {
+		p.Add(referenceLines(pn.Reference))
+	}
+	p.Add(centres...)
+	return p, nil
+}
+
+// addBandFills adds to p the shaded fill of each band, band i in colour
+// number colours[i], and returns their centre lines for the caller to add
+// on top of whatever else it draws. It adds to legend each labelled band
+// whose colour number is not yet in inLegend, and records it there.
+func addBandFills(p *plot.Plot, bands []Band, colours []int, legend *plot.Legend, inLegend map[int]bool) ([]plot.Plotter, error) {
 	var centres []plot.Plotter
-	for i, b := range pn.Bands {
+	for i, b := range bands {
 		ci := colours[i]
 		fill, centre, thumbs, err := bandPlotters(b, plotutil.Color(ci), ci)
 		if err != nil {
@@ -476,11 +486,7 @@ func panelPlot(pn Panel, colours []int, legend *plot.Legend, inLegend map[int]bo
 			legend.Add(b.Label, thumbs...)
 		}
 	}
-	if len(pn.Reference) > 0 {
-		p.Add(referenceLines(pn.Reference))
-	}
-	p.Add(centres...)
-	return p, nil
+	return centres, nil
 }
 
 // xRange returns the x range [min, max] shared by every panel, so that
