@@ -100,8 +100,9 @@ func writeTaskEval(dir string, rec taskEvalRecord) (het, hom float64, err error)
 
 // readTaskEval returns the result of t kept in c's directory, or an error
 // saying why there is none for the same settings and iteration: no file
-// (wrapping fs.ErrNotExist), an unreadable one, or one of another
-// evaluation.
+// (wrapping fs.ErrNotExist), an unreadable one (wrapping
+// learn.ErrCheckpoint), or one of another evaluation (wrapping
+// learn.ErrOtherSettings).
 func readTaskEval(t TaskEval, c cellSpec) (taskEvalRecord, error) {
 	if c.dir == "" {
 		return taskEvalRecord{}, fs.ErrNotExist
@@ -113,10 +114,10 @@ func readTaskEval(t TaskEval, c cellSpec) (taskEvalRecord, error) {
 	}
 	var rec taskEvalRecord
 	if err := json.Unmarshal(data, &rec); err != nil {
-		return taskEvalRecord{}, fmt.Errorf("%s: %v", path, err)
+		return taskEvalRecord{}, fmt.Errorf("%s: %v: %w", path, err, learn.ErrCheckpoint)
 	}
 	if why := rec.mismatch(t, c); why != "" {
-		return taskEvalRecord{}, fmt.Errorf("%s: %s", path, why)
+		return taskEvalRecord{}, fmt.Errorf("%s: %s: %w", path, why, learn.ErrOtherSettings)
 	}
 	return rec, nil
 }
@@ -124,7 +125,8 @@ func readTaskEval(t TaskEval, c cellSpec) (taskEvalRecord, error) {
 // loadTaskEval returns the result of t for the finished cell c without
 // training: the one kept in its directory, else an evaluation of its
 // checkpoint (not kept). Without either, both are NaN; a kept result of
-// another evaluation (or an unreadable one) without a checkpoint to
+// another evaluation (an error wrapping learn.ErrOtherSettings) or an
+// unreadable one (wrapping learn.ErrCheckpoint) without a checkpoint to
 // evaluate again is an error.
 func loadTaskEval(t TaskEval, c cellSpec) (het, hom float64, err error) {
 	rec, kept := readTaskEval(t, c)
@@ -136,8 +138,8 @@ func loadTaskEval(t TaskEval, c cellSpec) (het, hom float64, err error) {
 	case errors.Is(err, fs.ErrNotExist) && errors.Is(kept, fs.ErrNotExist):
 		return math.NaN(), math.NaN(), nil
 	case errors.Is(err, fs.ErrNotExist):
-		return 0, 0, fmt.Errorf("reproduce: cell %s: no task evaluation for these settings (%v) and no checkpoint to evaluate: %w",
-			c.name, kept, learn.ErrCheckpoint)
+		return 0, 0, fmt.Errorf("reproduce: cell %s: no checkpoint to evaluate and no task evaluation for these settings: %w",
+			c.name, kept)
 	case err != nil:
 		return 0, 0, fmt.Errorf("reproduce: cell %s: %w", c.name, err)
 	}

@@ -126,14 +126,14 @@ func TestTaskEval(t *testing.T) {
 	if _, _, err := writeTaskEval(cellDir, rec); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(other, dir); !errors.Is(err, learn.ErrCheckpoint) || !strings.Contains(err.Error(), "on 16 episodes, not 8") {
-		t.Errorf("Load with 8 episodes, a result on 16 kept, no checkpoint: %v, want ErrCheckpoint naming the episodes", err)
+	if _, err := Load(other, dir); !errors.Is(err, learn.ErrOtherSettings) || !strings.Contains(err.Error(), "on 16 episodes, not 8") {
+		t.Errorf("Load with 8 episodes, a result on 16 kept, no checkpoint: %v, want ErrOtherSettings naming the episodes", err)
 	}
 	if err := os.WriteFile(filepath.Join(cellDir, taskEvalFile), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(e, dir); !errors.Is(err, learn.ErrCheckpoint) || !strings.Contains(err.Error(), taskEvalFile) {
-		t.Errorf("Load with an unreadable %s, no checkpoint: %v, want ErrCheckpoint naming it", taskEvalFile, err)
+	if _, err := Load(e, dir); !errors.Is(err, learn.ErrCheckpoint) || errors.Is(err, learn.ErrOtherSettings) || !strings.Contains(err.Error(), taskEvalFile) {
+		t.Errorf("Load with an unreadable %s, no checkpoint: %v, want ErrCheckpoint (not ErrOtherSettings) naming it", taskEvalFile, err)
 	}
 }
 
