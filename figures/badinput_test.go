@@ -583,16 +583,20 @@ func TestWideAxesDraw(t *testing.T) {
 	}
 }
 
-// TestHeatMapGridMustIncrease checks that a heat map of a grid whose x or
-// y values do not increase (equal, as a column of equal x at 1e300, or
-// decreasing) carries an error naming the axis, rather than cells that
-// would reach backwards.
-func TestHeatMapGridMustIncrease(t *testing.T) {
+// TestHeatMapGridMustBeMonotone checks that a heat map of a grid whose x
+// or y values neither increase nor decrease throughout (equal, as a
+// column of equal x at 1e300, or turning back) carries an error naming the
+// axis, rather than cells that would reach backwards.
+func TestHeatMapGridMustBeMonotone(t *testing.T) {
 	z := [][]float64{{0, 1}, {2, 3}}
 	wantBad(t, "HeatMap equal x", func() *Figure {
 		return HeatMap("t", "x", "y", "z", Grid{X: []float64{1e300, 1e300}, Y: []float64{0, 1}, Z: z})
-	}, "grid x[1] = 1e+300 after x[0] = 1e+300", "must increase")
-	wantBad(t, "HeatMap decreasing y", func() *Figure {
-		return HeatMap("t", "x", "y", "z", Grid{X: []float64{0, 1}, Y: []float64{5, -5}, Z: z})
-	}, "grid y[1] = -5 after y[0] = 5", "must increase")
+	}, "grid x[1] = 1e+300 after x[0] = 1e+300", "must increase or decrease")
+	z3 := [][]float64{{0, 1, 2}, {3, 4, 5}}
+	wantBad(t, "HeatMap x turning back", func() *Figure {
+		return HeatMap("t", "x", "y", "z", Grid{X: []float64{0, 2, 1}, Y: []float64{0, 1}, Z: z3})
+	}, "grid x[2] = 1 after x[1] = 2", "must increase or decrease")
+	wantBad(t, "HeatMap y turning back", func() *Figure {
+		return HeatMap("t", "x", "y", "z", Grid{X: []float64{0, 1}, Y: []float64{5, -5, 0}, Z: [][]float64{{0, 1}, {2, 3}, {4, 5}}})
+	}, "grid y[2] = 0 after y[1] = -5", "must increase or decrease")
 }

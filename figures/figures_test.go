@@ -2,6 +2,7 @@ package figures
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -250,6 +251,25 @@ func abs(n int) int {
 // x = 1 is high, so along a row of the picture the red cell must start
 // 1/14.5 of the way across the map and be 1/14.5 of it wide, with at most
 // a few pixels of blended colour at its two edges. gonum/plot's rasterized
+// TestHeatMapDecreasingGrid checks that a grid whose x and y decrease
+// (a sweep from 5 down to -5) is drawn as the same grid run upwards: the
+// same PNG, byte for byte, and its input is left as it was.
+func TestHeatMapDecreasingGrid(t *testing.T) {
+	up := Grid{X: []float64{-5, 0, 1, 5}, Y: []float64{-1, 2, 3}, Z: [][]float64{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, math.NaN()}}}
+	down := Grid{X: []float64{5, 1, 0, -5}, Y: []float64{3, 2, -1}, Z: [][]float64{{math.NaN(), 10, 9, 8}, {7, 6, 5, 4}, {3, 2, 1, 0}}}
+	xDown := Grid{X: down.X, Y: up.Y, Z: [][]float64{{3, 2, 1, 0}, {7, 6, 5, 4}, {math.NaN(), 10, 9, 8}}}
+	want := HeatMap("t", "x", "y", "z", up).PNG()
+	for name, g := range map[string]Grid{"x and y decreasing": down, "x decreasing": xDown} {
+		before := fmt.Sprint(g)
+		if got := HeatMap("t", "x", "y", "z", g).PNG(); !bytes.Equal(got, want) {
+			t.Errorf("%s: the PNG differs from that of the same grid increasing", name)
+		}
+		if after := fmt.Sprint(g); after != before {
+			t.Errorf("%s: HeatMap changed its grid from %s to %s", name, before, after)
+		}
+	}
+}
+
 // heat map put it about 1.5/4 of the way across, a quarter wide, blurred.
 func TestHeatMapUnevenGrid(t *testing.T) {
 	row := []float64{0, 1, 0, 0}

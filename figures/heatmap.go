@@ -147,8 +147,8 @@ func (g Grid) check() error {
 			if !finite(v) {
 				return badf("grid %s[%d] = %v, want a finite number", axis.name, k, v)
 			}
-			if k > 0 && v <= axis.v[k-1] {
-				return badf("grid %s[%d] = %v after %s[%d] = %v: the %s values must increase", axis.name, k, v, axis.name, k-1, axis.v[k-1], axis.name)
+			if k > 0 && (v == axis.v[k-1] || (v > axis.v[k-1]) != (axis.v[1] > axis.v[0])) {
+				return badf("grid %s[%d] = %v after %s[%d] = %v: the %s values must increase or decrease throughout", axis.name, k, v, axis.name, k-1, axis.v[k-1], axis.name)
 			}
 		}
 	}
@@ -156,6 +156,40 @@ func (g Grid) check() error {
 		return badf("grid values run from %v to %v, a span that overflows float64: too far apart for the colour scale", lo, hi)
 	}
 	return nil
+}
+
+// increasing returns g with a decreasing x or y reversed, its values
+// reordered with it, so that both increase; g itself is left alone.
+func (g Grid) increasing() Grid {
+	if g.X[1] < g.X[0] {
+		g.X = reversed(g.X)
+		z := make([][]float64, len(g.Z))
+		for r, row := range g.Z {
+			z[r] = reversed(row)
+		}
+		g.Z = z
+	}
+	if g.Y[1] < g.Y[0] {
+		g.Y = reversed(g.Y)
+		g.Z = reversedRows(g.Z)
+	}
+	return g
+}
+
+func reversed(v []float64) []float64 {
+	r := make([]float64, len(v))
+	for k, x := range v {
+		r[len(v)-1-k] = x
+	}
+	return r
+}
+
+func reversedRows(z [][]float64) [][]float64 {
+	r := make([][]float64, len(z))
+	for k, row := range z {
+		r[len(z)-1-k] = row
+	}
+	return r
 }
 
 func (g Grid) zRange() (lo, hi float64) {
@@ -205,10 +239,11 @@ const heatColours = 255
 // HeatMap returns a heat map of the grid with a colour bar labelled
 // zLabel, on a diverging blue-red (Moreland) scale. Each value is drawn as
 // a cell of one colour, reaching halfway to its neighbours, so the cells
-// of an uneven grid are as wide as their spacing. NaN values are left
+// of an uneven grid are as wide as their spacing. The axes increase to
+// the right and upwards whichever way the grid runs. NaN values are left
 // blank. If the grid is malformed (fewer than 2x2 points, rows of other
-// lengths than X, an x or y that is not finite, x or y values that do not
-// increase, a value of ±Inf, values
+// lengths than X, an x or y that is not finite, x or y values that neither
+// increase nor decrease throughout, a value of ±Inf, values
 // too far apart for the colour scale (their span overflows float64, as
 // from -1e308 to 1e308), or x or y values whose cells reach too far apart
 // to draw), the figure carries a "figures: ..." error that says so (see
@@ -218,6 +253,7 @@ func HeatMap(title, xLabel, yLabel, zLabel string, g Grid) *Figure {
 	if err := g.check(); err != nil {
 		return failed(err)
 	}
+	g = g.increasing()
 	lo, hi := g.zRange()
 	base := moreland.SmoothBlueRed()
 	base.SetMin(0)

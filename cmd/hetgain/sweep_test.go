@@ -127,6 +127,24 @@ func TestSweepTiny(t *testing.T) {
 	}
 }
 
+// TestSweepDownwards checks that a sweep whose grid runs downwards
+// (-from 2 -to -1) draws the same heat map as the same grid run upwards:
+// its cells are the same, and the picture's axes increase either way.
+func TestSweepDownwards(t *testing.T) {
+	up, down := filepath.Join(t.TempDir(), "up"), filepath.Join(t.TempDir(), "down")
+	for _, run := range [][]string{
+		{"sweep", "-u", "softmax", "-t", "softmax", "-n", "2", "-m", "2", "-from", "-1", "-to", "2", "-steps", "3", "-seed", "7", "-quiet", "-out", up},
+		{"sweep", "-u", "softmax", "-t", "softmax", "-n", "2", "-m", "2", "-from", "2", "-to", "-1", "-steps", "3", "-seed", "7", "-quiet", "-out", down},
+	} {
+		if code, _, errOut := runArgs(run...); code != exitOK {
+			t.Fatalf("%v: exit %d, stderr %q", run, code, errOut)
+		}
+	}
+	if readFile(t, filepath.Join(down, "heatmap.png")) != readFile(t, filepath.Join(up, "heatmap.png")) {
+		t.Error("the heat map of the downward grid differs from that of the upward one")
+	}
+}
+
 // TestSweepInterruptAndResume stops a sweep after k cells, as Ctrl-C
 // would, checks that the CSV keeps exactly those k cells, and resumes it;
 // the final CSV must equal that of an uninterrupted sweep.
