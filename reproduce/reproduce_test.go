@@ -893,7 +893,7 @@ const tagLargeStoredRuns = 53
 
 // tagLarge30MStoredRuns is the number of tag-large-30m runs stored (seeds
 // 5 on; see testdata/README.md).
-const tagLarge30MStoredRuns = 4
+const tagLarge30MStoredRuns = 5
 
 // update makes TestStoredReproductions rewrite the stored tables,
 // summaries and figures from the stored logs (after a change of their
