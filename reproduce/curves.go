@@ -11,8 +11,9 @@ import (
 )
 
 // Curves draws the evaluation gain ΔR of one variant against the frames
-// each team has collected: a grid of panels, one row per U and one column
-// per T, each with the mean over seeds and a band of one standard
+// each team has collected: a panel per (U, T) pair the experiment runs
+// (Experiment.Pairs, or all of Ops × Ops, then one row per U and one
+// column per T), each with the mean over seeds and a band of one standard
 // deviation either side (no band with one seed), at the iterations every
 // finished seed evaluated, on one y scale for all panels. The closed-form gain is the reference line of
 // the matrix game's panels; a dashed curve marks a cell whose predicted
@@ -32,35 +33,34 @@ func (r *Results) curvePanels(variant string) (title, xLabel string, panels []fi
 	e, v := r.mustVariant(variant)
 	groups, maxFrames := r.variantGroups(variant)
 	unit, unitName := frameUnit(maxFrames)
-	for _, u := range e.Ops {
-		for _, t := range e.Ops {
-			pn := figures.Panel{Title: fmt.Sprintf("U=%s, T=%s", u, t)}
-			th, sign := theory(v.Env, u, t)
-			if !math.IsNaN(th) {
-				pn.Reference = []float64{th}
-			}
-			g, ok := groups[[2]string{u, t}]
-			if !ok {
-				pn.Title += " (no data)"
-				panels = append(panels, pn)
-				continue
-			}
-			b := gainBand(g.cells, unit)
-			if b.X == nil {
-				pn.Title += " (no evaluation)"
-			} else {
-				b.Label = "ΔR (het - hom)"
-				if e.TaskEval.on() {
-					b.Label += " of the training reward"
-				}
-				b.Dashed = sign == gain.Zero.String()
-				pn.Bands = []figures.Band{b}
-			}
-			if len(g.cells) < e.seedsPerCell() {
-				pn.Title += fmt.Sprintf(" (%d of %d seeds)", len(g.cells), e.seedsPerCell())
-			}
-			panels = append(panels, pn)
+	for _, pair := range e.pairs() {
+		u, t := pair[0], pair[1]
+		pn := figures.Panel{Title: fmt.Sprintf("U=%s, T=%s", u, t)}
+		th, sign := theory(v.Env, u, t)
+		if !math.IsNaN(th) {
+			pn.Reference = []float64{th}
 		}
+		g, ok := groups[[2]string{u, t}]
+		if !ok {
+			pn.Title += " (no data)"
+			panels = append(panels, pn)
+			continue
+		}
+		b := gainBand(g.cells, unit)
+		if b.X == nil {
+			pn.Title += " (no evaluation)"
+		} else {
+			b.Label = "ΔR (het - hom)"
+			if e.TaskEval.on() {
+				b.Label += " of the training reward"
+			}
+			b.Dashed = sign == gain.Zero.String()
+			pn.Bands = []figures.Band{b}
+		}
+		if len(g.cells) < e.seedsPerCell() {
+			pn.Title += fmt.Sprintf(" (%d of %d seeds)", len(g.cells), e.seedsPerCell())
+		}
+		panels = append(panels, pn)
 	}
 	title = fmt.Sprintf("%s %s: ΔR over %s, %s frames per run", e.Name, variant, e.seedNames(), formatCount(maxFrames))
 	if e.PaperBudget != "" {
@@ -89,25 +89,24 @@ func (r *Results) diversityPanels(variant string) (title, xLabel string, panels 
 	e, _ := r.mustVariant(variant)
 	groups, maxFrames := r.variantGroups(variant)
 	unit, unitName := frameUnit(maxFrames)
-	for _, u := range e.Ops {
-		for _, t := range e.Ops {
-			pn := figures.Panel{Title: fmt.Sprintf("U=%s, T=%s", u, t)}
-			g, ok := groups[[2]string{u, t}]
-			if !ok {
-				pn.Title += " (no data)"
-				panels = append(panels, pn)
-				continue
-			}
-			het := logBand(g.cells, unit, func(s learn.PairStats) float64 { return s.HetDiversity })
-			hom := logBand(g.cells, unit, func(s learn.PairStats) float64 { return s.HomDiversity })
-			if het.X == nil || hom.X == nil {
-				pn.Title += " (no diversities)"
-			} else {
-				het.Label, hom.Label = "heterogeneous", "homogeneous"
-				pn.Bands = []figures.Band{het, hom}
-			}
+	for _, pair := range e.pairs() {
+		u, t := pair[0], pair[1]
+		pn := figures.Panel{Title: fmt.Sprintf("U=%s, T=%s", u, t)}
+		g, ok := groups[[2]string{u, t}]
+		if !ok {
+			pn.Title += " (no data)"
 			panels = append(panels, pn)
+			continue
 		}
+		het := logBand(g.cells, unit, func(s learn.PairStats) float64 { return s.HetDiversity })
+		hom := logBand(g.cells, unit, func(s learn.PairStats) float64 { return s.HomDiversity })
+		if het.X == nil || hom.X == nil {
+			pn.Title += " (no diversities)"
+		} else {
+			het.Label, hom.Label = "heterogeneous", "homogeneous"
+			pn.Bands = []figures.Band{het, hom}
+		}
+		panels = append(panels, pn)
 	}
 	title = fmt.Sprintf("%s %s: diversity of the teams' efforts over %s", e.Name, variant, e.seedNames())
 	return title, "frames per team (" + unitName + ")", panels

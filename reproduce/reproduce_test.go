@@ -559,6 +559,34 @@ func TestCurvePanels(t *testing.T) {
 	}
 }
 
+// TestCurvePanelsOfPairs checks that an experiment restricted to some
+// (U, T) pairs draws a panel for each of those pairs, in the order of Ops,
+// and none for the pairs it does not run.
+func TestCurvePanelsOfPairs(t *testing.T) {
+	e := Matrix(2, 2)
+	e.Pairs = [][2]string{{"mean", "max"}, {"min", "max"}}
+	r := &Results{Experiment: e, Cells: []Cell{synthetic("continuous", "min", "max", 1, 1, 0.5)}}
+	_, _, gains := r.curvePanels("continuous")
+	_, _, divs := r.diversityPanels("continuous")
+	var titles, divTitles []string
+	for k := range gains {
+		titles = append(titles, gains[k].Title)
+	}
+	for k := range divs {
+		divTitles = append(divTitles, divs[k].Title)
+	}
+	want := []string{"U=min, T=max (1 of 3 seeds)", "U=mean, T=max (no data)"}
+	if fmt.Sprint(titles) != fmt.Sprint(want) {
+		t.Errorf("Curves panels %q, want %q", titles, want)
+	}
+	if len(divTitles) != 2 || !strings.HasPrefix(divTitles[0], "U=min, T=max") || divTitles[1] != "U=mean, T=max (no data)" {
+		t.Errorf("Diversity panels %q, want U=min, T=max then U=mean, T=max (no data)", divTitles)
+	}
+	if _, err := png.Decode(bytes.NewReader(r.Curves("continuous").PNG())); err != nil {
+		t.Error(err)
+	}
+}
+
 // checkBand checks b against get of the cells' logs, row by row (every
 // cell evaluated at every iteration).
 func checkBand(t *testing.T, name string, b figures.Band, cells []Cell, get func(learn.PairStats) float64) {
