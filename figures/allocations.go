@@ -103,7 +103,7 @@ func Allocations(title string, cols int, panels ...Allocation) *Figure {
 		drawAligned(plots, tiles, c)
 	}
 	return &Figure{
-		Width:  vg.Length(cols) * (vg.Length(tasks)*allocCellW + allocPadW),
+		Width:  max(vg.Length(cols)*(vg.Length(tasks)*allocCellW+allocPadW), titleWidth(title)),
 		Height: vg.Length(rows)*(vg.Length(agents)*allocCellH+allocPadH) + titleH,
 		encode: func(format string, w, h vg.Length) ([]byte, error) { return encode(drawFn, format, w, h) },
 	}

@@ -360,7 +360,8 @@ func newBandsLayout(title, xLabel, yLabel string, bands []Band) (*bandLayout, er
 // they first occur (an unlabelled band takes the colour of its position in
 // its panel), and one legend in a strip on the right lists the labels and,
 // if any panel has one, the reference line. The figure is 6.5 cm wide per
-// column and 5 cm high per row, plus the title and the legend. If there
+// column and 5 cm high per row, plus the title and the legend, and at
+// least as wide as its title. If there
 // are no panels, cols < 1, a reference value is NaN or infinite, a band is
 // malformed as for Bands, or a panel's x or y range is too far apart to
 // draw (its span overflows float64), the figure carries a "figures: ..."
@@ -376,7 +377,7 @@ func BandPanels(title, xLabel, yLabel string, cols int, sharedY bool, panels ...
 	if title != "" {
 		h += titleHeight(title)
 	}
-	return l.figure(vg.Length(cols)*bandPanelW+l.legendW, h)
+	return l.figure(max(vg.Length(cols)*bandPanelW+l.legendW, titleWidth(title)), h)
 }
 
 // checkPanels returns an error if BandPanels cannot draw panels in cols

@@ -29,5 +29,7 @@
 // Constructors take data, not computations: the packages gain and schur
 // compute, this package only draws. Titles and labels are constructor
 // arguments, because a Figure is finished when it is made (see Figure for
-// why it hides its plot).
+// why it hides its plot). Figures of panels (BandPanels, Allocations,
+// Episode, EffortLines, EffortStrips) size themselves from their panels,
+// and widen to fit a title longer than the panels are wide.
 package figures

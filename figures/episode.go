@@ -210,6 +210,7 @@ func newEpisodeLayout(title string, panels []Trajectories) (*episodeLayout, erro
 		}
 	}
 	l.width += vg.Length(len(panels)-1)*episodePanelGap + episodeLegend
+	l.width = max(l.width, titleWidth(title))
 	if title != "" {
 		l.titleH = titleHeight(title)
 		l.height += l.titleH
@@ -226,6 +227,17 @@ func titleStyle() draw.TextStyle {
 func titleHeight(title string) vg.Length {
 	sty := titleStyle()
 	return sty.Rectangle(title).Size().Y + 3*vg.Millimeter
+}
+
+// titleWidth returns the least width of a figure whose title, drawn by
+// drawTitle, fits it with a margin either side: figures whose panels are
+// narrower than their title are widened to it.
+func titleWidth(title string) vg.Length {
+	if title == "" {
+		return 0
+	}
+	sty := titleStyle()
+	return sty.Rectangle(title).Size().X + 4*vg.Millimeter
 }
 
 // drawTitle writes title centred at the top of c and returns the rest of c.

@@ -194,7 +194,7 @@ func EffortLines(title string, rows ...Efforts) *Figure {
 		legend.Draw(strip)
 	}
 	return &Figure{
-		Width:  vg.Length(cols)*effortPanelW + effortLegend,
+		Width:  max(vg.Length(cols)*effortPanelW+effortLegend, titleWidth(title)),
 		Height: vg.Length(len(rows))*effortPanelH + titleH,
 		encode: func(format string, w, h vg.Length) ([]byte, error) { return encode(drawFn, format, w, h) },
 	}
@@ -285,7 +285,7 @@ func EffortStrips(title string, rows ...Efforts) *Figure {
 		drawAligned(plots, tiles, c)
 	}
 	return &Figure{
-		Width:  vg.Length(cols) * effortPanelW,
+		Width:  max(vg.Length(cols)*effortPanelW, titleWidth(title)),
 		Height: vg.Length(len(rows))*(vg.Length(agents)*stripRowH+stripPadH) + titleH,
 		encode: func(format string, w, h vg.Length) ([]byte, error) { return encode(drawFn, format, w, h) },
 	}

@@ -326,3 +326,41 @@ func BenchmarkHeatMapPNG(b *testing.B) {
 		}
 	}
 }
+
+// TestLongTitleWidensFigure checks that a figure of few, narrow panels
+// under a long title is widened so that the title fits: the figure is at
+// least as wide as the title with its margins, and no drawn pixel of the
+// title's band touches the picture's left or right edge. Before,
+// tag-large-30m's one panel of curves cut its title at both ends.
+func TestLongTitleWidensFigure(t *testing.T) {
+	title := "tag-large-30m 2v2: diversity of the teams' efforts over seeds 5 to 9, 30M frames per run, a title far wider than one panel"
+	band := Band{X: []float64{0, 1}, Mean: []float64{0, 1}, Lo: []float64{-0.5, 0.5}, Hi: []float64{0.5, 1.5}}
+	efforts := Efforts{Steps: []int{1, 2}, Matrices: [][]float64{{1}, {0.5}}, Agents: 1, Tasks: 1}
+	figs := map[string]*Figure{
+		"BandPanels":   BandPanels(title, "x", "y", 3, true, Panel{Title: "one", Bands: []Band{band}}),
+		"Allocations":  Allocations(title, 1, Allocation{Agents: 1, Tasks: 1, Effort: []float64{1}}),
+		"EffortLines":  EffortLines(title, efforts),
+		"EffortStrips": EffortStrips(title, efforts),
+		"Episode":      Episode(title, Trajectories{Agents: [][][2]float64{{{0, 0}, {1, 1}}}}),
+	}
+	for name, f := range figs {
+		if err := f.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if f.Width < titleWidth(title) {
+			t.Errorf("%s: width %v, narrower than its title's %v", name, f.Width, titleWidth(title))
+		}
+		img, err := png.Decode(bytes.NewReader(f.PNG()))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		b := img.Bounds()
+		band := int(float64(b.Dy()) * float64(titleHeight(title)/f.Height))
+		for y := b.Min.Y; y < b.Min.Y+band; y++ {
+			if notWhite(img.At(b.Min.X, y)) || notWhite(img.At(b.Max.X-1, y)) {
+				t.Errorf("%s: the title reaches the picture's edge in row %d", name, y)
+				break
+			}
+		}
+	}
+}
