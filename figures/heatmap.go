@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
@@ -162,34 +163,22 @@ func (g Grid) check() error {
 // reordered with it, so that both increase; g itself is left alone.
 func (g Grid) increasing() Grid {
 	if g.X[1] < g.X[0] {
-		g.X = reversed(g.X)
+		g.X = slices.Clone(g.X)
+		slices.Reverse(g.X)
 		z := make([][]float64, len(g.Z))
 		for r, row := range g.Z {
-			z[r] = reversed(row)
+			z[r] = slices.Clone(row)
+			slices.Reverse(z[r])
 		}
 		g.Z = z
 	}
 	if g.Y[1] < g.Y[0] {
-		g.Y = reversed(g.Y)
-		g.Z = reversedRows(g.Z)
+		g.Y = slices.Clone(g.Y)
+		slices.Reverse(g.Y)
+		g.Z = slices.Clone(g.Z)
+		slices.Reverse(g.Z)
 	}
 	return g
-}
-
-func reversed(v []float64) []float64 {
-	r := make([]float64, len(v))
-	for k, x := range v {
-		r[len(v)-1-k] = x
-	}
-	return r
-}
-
-func reversedRows(z [][]float64) [][]float64 {
-	r := make([][]float64, len(z))
-	for k, row := range z {
-		r[len(z)-1-k] = row
-	}
-	return r
 }
 
 func (g Grid) zRange() (lo, hi float64) {
