@@ -287,8 +287,11 @@ func tagLargeTeam() learn.Config {
 // heterogeneous teams one chaser does the catching and the other seldom
 // catches anything. Where one capture pays (U = mean or max) a team
 // either learns to hold an escaper or not, seed by seed, and the gains
-// swing by ±10 to ±36. REPRODUCTIONS.md, section
-// "2v2 Tag", gives the gains seed by seed.
+// swing by ±10 to ±36. At learning rate 3e-4 instead of 1e-3 (a probe
+// with hetgain train, not a preset) the same nine seeds of (mean, max)
+// gave −2.17 ± 6.52, not clearly positive either; one of them learned the
+// split. REPRODUCTIONS.md, section "2v2 Tag", gives the gains seed by
+// seed.
 //
 // A gain is clearly positive above 0.5 (PositiveThreshold), not Tag's
 // default of 2 (PositiveTolerance × its return scale of 100): the paper's
