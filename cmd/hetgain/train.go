@@ -55,10 +55,11 @@ throughput. The other flags override either.
 Seed k (k = 1, ..., -seeds) runs in DIR/seed<k>: spec.json, log.csv (one
 row per iteration, written as it goes: training and evaluation returns,
 gains, and each team's diversity at evaluations, 0 for agents that behave
-alike) and checkpoint.gob. When every seed is done, train prints the final
-evaluation returns and gain of each seed and their mean ± standard
-deviation, writes DIR/gains.csv (one row per seed, full precision: final
-evaluation returns, gain and diversities) and draws the curves (-plot,
+alike) and checkpoint.gob. DIR/gains.csv (one row per seed, full
+precision: final evaluation returns, gain and diversities) is rewritten
+as each seed finishes, with the seeds finished so far. When every seed
+is done, train prints the final evaluation returns and gain of each seed
+and their mean ± standard deviation, and draws the curves (-plot,
 default DIR/curves.png): the evaluation returns of both teams, ΔR and
 both teams' diversity, mean ± std over seeds, against the frames each
 team collected, with the closed-form ΔR for the matrix game.
@@ -483,6 +484,10 @@ func (j *trainJob) run() error {
 				return fmt.Errorf("%s: -task-params evaluation: %v", run, err)
 			}
 			tasks = append(tasks, score)
+		}
+		if err := j.writeCSV(logs, tasks); err != nil { // a seed's results as soon as it is done
+			prog.finish()
+			return err
 		}
 		if !j.quiet {
 			fps := 0.0

@@ -164,6 +164,43 @@ func TestTrainInterruptAndResume(t *testing.T) {
 	}
 }
 
+// TestTrainGainsAsSeedsFinish checks that gains.csv holds each seed's row
+// as soon as that seed is done, before the next one finishes: a run
+// killed without the chance to write it (SIGKILL, power loss) loses no
+// finished seed's results.
+func TestTrainGainsAsSeedsFinish(t *testing.T) {
+	ref := filepath.Join(t.TempDir(), "ref")
+	if code, _, errOut := runArgs(trainArgs(ref, "-quiet")...); code != exitOK {
+		t.Fatalf("reference: exit %d, %s", code, errOut)
+	}
+	want := strings.SplitAfter(gainsColumns(t, filepath.Join(ref, "gains.csv")), "\n")
+
+	dir := filepath.Join(t.TempDir(), "run")
+	var out, errb bytes.Buffer
+	a := newApp(context.Background(), &out, &errb)
+	var mu sync.Mutex
+	seen := map[int]string{} // data rows of gains.csv -> its columns, at each reading of the clock
+	a.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		if _, err := os.Stat(filepath.Join(dir, "gains.csv")); err == nil {
+			got := gainsColumns(t, filepath.Join(dir, "gains.csv"))
+			seen[strings.Count(got, "\n")-1] = got
+		}
+		return time.Now()
+	}
+	if code := a.run(trainArgs(dir)); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	got, ok := seen[1]
+	if !ok {
+		t.Fatalf("gains.csv never held one seed's row while training (seen: %d versions)", len(seen))
+	}
+	if w := strings.Join(want[:2], ""); got != w {
+		t.Errorf("gains.csv after seed 1:\n%s\nwant\n%s", got, w)
+	}
+}
+
 func TestTrainCaptureAndTag(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains Capture and Tag")
