@@ -501,13 +501,11 @@ func (j *trainJob) run() error {
 	return j.writeResults(logs, tasks)
 }
 
-// writeResults writes DIR/gains.csv, prints the report, and draws the
-// curves of the seeds in logs: the report comes before the drawing, so
-// that a figure that cannot be written does not hide the results.
+// writeResults prints the report and draws the curves of the seeds in
+// logs (run has written their gains.csv as each finished): the report
+// comes before the drawing, so that a figure that cannot be written does
+// not hide the results.
 func (j *trainJob) writeResults(logs [][]learn.PairStats, tasks []taskScore) error {
-	if err := j.writeCSV(logs, tasks); err != nil {
-		return err
-	}
 	if err := j.report(logs, tasks); err != nil {
 		return err
 	}
