@@ -307,18 +307,11 @@ const (
 // HetGPSResults.Save for results without a finished run.
 var ErrNoRuns = errors.New("no finished run")
 
-// Save writes to dir the table of final gains (gains.csv, as WriteCSV),
-// the runs' own final gains (runs.csv, RunTable at full precision)
-// and, per variant, its training curves (curves-<variant>.png, as
-// Curves), its final gains beside the paper's (gains-<variant>.png, as
-// FinalGains) and, if its runs logged them, the teams' diversities over
-// training (diversity-<variant>.png, as Diversity), each replacing its
-// file atomically, creating dir if need be, and returns the paths
-// written. Results of an unfinished
-// reproduction give those of its finished runs; results without any
-// write nothing (tables of nothing would replace those of an earlier
-// Save) and return an error wrapping ErrNoRuns.
-func (r *Results) Save(dir string) ([]string, error) {
+// SaveTables writes the two tables of Save, gains.csv and runs.csv, and
+// not its figures, and returns their paths. It is what a long
+// reproduction calls as each run finishes: the tables are cheap to
+// write, the figures are not.
+func (r *Results) SaveTables(dir string) ([]string, error) {
 	if len(r.Cells) == 0 {
 		return nil, fmt.Errorf("reproduce: %s: nothing written to %s: %w", r.Experiment.Name, dir, ErrNoRuns)
 	}
@@ -331,6 +324,25 @@ func (r *Results) Save(dir string) ([]string, error) {
 	}
 	if err := atomicfile.Write(paths[1], func(w io.Writer) error { return tables.WriteCSV(w, r.RunTable()) }); err != nil {
 		return paths[:1], err
+	}
+	return paths, nil
+}
+
+// Save writes to dir the table of final gains (gains.csv, as WriteCSV),
+// the runs' own final gains (runs.csv, RunTable at full precision)
+// and, per variant, its training curves (curves-<variant>.png, as
+// Curves), its final gains beside the paper's (gains-<variant>.png, as
+// FinalGains) and, if its runs logged them, the teams' diversities over
+// training (diversity-<variant>.png, as Diversity), each replacing its
+// file atomically, creating dir if need be, and returns the paths
+// written. Results of an unfinished
+// reproduction give those of its finished runs; results without any
+// write nothing (tables of nothing would replace those of an earlier
+// Save) and return an error wrapping ErrNoRuns.
+func (r *Results) Save(dir string) ([]string, error) {
+	paths, err := r.SaveTables(dir)
+	if err != nil {
+		return paths, err
 	}
 	for _, v := range r.Experiment.withDefaults().Variants {
 		for _, fig := range []struct {

@@ -71,7 +71,9 @@ Experiments:
 	}
 	b.WriteString(`
 Each run is kept in DIR/<variant>/<U>-<T>/seed<k> (default DIR:
-results/<experiment>). When all are done, reproduce writes DIR/gains.csv
+results/<experiment>). DIR/gains.csv and DIR/runs.csv are rewritten with
+the runs finished so far as each run finishes. When all are done,
+reproduce writes DIR/gains.csv
 (one row per variant and (U, T): the final evaluation gain, mean and
 standard deviation over seeds, the closed-form gain, the predicted sign,
 whether the gain is clearly positive, and the paper's learned gain; full
@@ -302,6 +304,21 @@ func checkExperimentMemory(e reproduce.Experiment, jobs int) error {
 	return checkJobsMemory(jobs, e.Runs(), largest)
 }
 
+// saveTablesSoFar rewrites the tables (gains.csv, runs.csv) of e's
+// runs finished in dir, so that a reproduction killed without the chance
+// to write them (SIGKILL, power loss) still has every finished run's row.
+func saveTablesSoFar(e reproduce.Experiment, dir string) error {
+	res, err := reproduce.Load(e, dir)
+	if err != nil {
+		return err
+	}
+	if len(res.Cells) == 0 {
+		return nil
+	}
+	_, err = res.SaveTables(dir)
+	return err
+}
+
 // trainExperiment runs e in dir with progress on stderr. If it is
 // interrupted, it writes the table and figures of the runs finished so far
 // and how to resume, and returns errInterrupted.
@@ -309,9 +326,23 @@ func trainExperiment(j *reproduceJob, e reproduce.Experiment, dir string) (*repr
 	runs := e.Runs()
 	prog := newProgress(j.stderr, j.now, j.terminal, "reproduce "+e.Name)
 	rp := newRunProgress(prog, runs, e.TotalIterations())
+	tablesAt, warned := 0, false // finished runs in the tables on disk; a failure to write them reported
 	opt := reproduce.Options{Dir: dir, Jobs: j.jobs, Stop: func() bool { return j.ctx.Err() != nil }}
-	if !j.quiet {
-		opt.Progress = func(p reproduce.Progress) { rp.update(p.Cell, p.Done, p.Iteration, p.Iterations, p.FPS, p.EvalGain) }
+	opt.Progress = func(p reproduce.Progress) {
+		// A run trained now just finished: its row, at once. Runs read
+		// back (FPS 0) are in the tables already; reloading them all as
+		// each is read back would cost time quadratic in their number.
+		if p.Done > tablesAt && p.Iteration == p.Iterations && p.FPS > 0 {
+			tablesAt = p.Done
+			if err := saveTablesSoFar(e, dir); err != nil && !warned {
+				// Not fatal: the tables are written again at the end.
+				fmt.Fprintf(j.stderr, "hetgain reproduce: warning: the tables so far are not written (%v); training goes on\n", err)
+				warned = true
+			}
+		}
+		if !j.quiet {
+			rp.update(p.Cell, p.Done, p.Iteration, p.Iterations, p.FPS, p.EvalGain)
+		}
 	}
 	res, err := reproduce.Run(e, opt)
 	prog.finish()

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/reproduce"
@@ -138,6 +140,49 @@ func TestReproduceInterruptAndResume(t *testing.T) {
 				t.Errorf("resumed gains.csv:\n%s\nwant\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestReproduceTablesAsRunsFinish checks that runs.csv and gains.csv hold
+// each run's row as soon as it is done, before the next one finishes: a
+// reproduction killed without the chance to write them (SIGKILL, power
+// loss) keeps every finished run in its tables.
+func TestReproduceTablesAsRunsFinish(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m2")
+	var out, errb bytes.Buffer
+	a := newApp(context.Background(), &out, &errb)
+	var mu sync.Mutex
+	seen := map[int]string{} // data rows of runs.csv -> runs.csv, at each reading of the clock
+	a.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		if data, err := os.ReadFile(filepath.Join(dir, "runs.csv")); err == nil {
+			seen[strings.Count(string(data), "\n")-1] = string(data)
+		}
+		return time.Now()
+	}
+	if code := runTiny(a, reproduceArgs(dir)...); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	final := readFile(t, filepath.Join(dir, "runs.csv"))
+	finalRows := map[string]bool{}
+	for _, row := range strings.SplitAfter(final, "\n") {
+		finalRows[row] = true
+	}
+	for n := 1; n < 16; n++ {
+		got, ok := seen[n]
+		if !ok {
+			t.Errorf("runs.csv never held %d runs' rows while training (seen: %d versions)", n, len(seen))
+			continue
+		}
+		for _, row := range strings.SplitAfter(got, "\n") {
+			if !finalRows[row] {
+				t.Errorf("runs.csv with %d runs has row %q, not in the final runs.csv:\n%s", n, row, final)
+			}
+		}
+	}
+	if strings.Contains(errb.String(), "warning") {
+		t.Errorf("stderr: %q", errb.String())
 	}
 }
 
