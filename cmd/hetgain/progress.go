@@ -121,6 +121,16 @@ func newRunProgress(p *progress, runs, total int) *runProgress {
 	return &runProgress{p: p, runs: runs, total: total, done: map[string]int{}, started: p.now()}
 }
 
+// readBack counts the first iterations of run, kept on disk by an earlier
+// process, as done before the run resumes, so that the time left of runs
+// being extended covers only the iterations still to train.
+func (r *runProgress) readBack(run string, iterations int) {
+	if prev := r.done[run]; iterations > prev {
+		r.sum += iterations - prev
+		r.done[run] = iterations
+	}
+}
+
 // update reports that run has done iteration of its iterations, with fps frames
 // per second over the last one (0 if it was read back, not trained), and
 // that runsDone runs are finished.

@@ -437,6 +437,11 @@ func (j *trainJob) run() error {
 	}
 	prog := newProgress(j.stderr, j.now, j.terminal, "train")
 	rp := newRunProgress(prog, j.seeds, j.seeds*j.spec.Iterations)
+	for k := 1; k <= j.seeds; k++ { // iterations kept by an earlier process are not in the time left
+		if log, err := learn.ReadLog(filepath.Join(j.dir, "seed"+strconv.Itoa(k))); err == nil {
+			rp.readBack("seed"+strconv.Itoa(k), min(len(log), j.spec.Iterations))
+		}
+	}
 	stop := func() bool { return j.ctx.Err() != nil }
 	logs := make([][]learn.PairStats, 0, j.seeds)
 	var tasks []taskScore

@@ -164,6 +164,25 @@ func TestTrainInterruptAndResume(t *testing.T) {
 	}
 }
 
+// TestTrainExtendProgress extends two finished seeds of 4 iterations to
+// 8: the progress line counts the 8 iterations kept on disk as done from
+// the first report on (9 of 16 when seed 1 reaches iteration 5), so the
+// time left covers only the iterations still to train.
+func TestTrainExtendProgress(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errOut := runArgs(trainArgs(dir, "-quiet")...); code != exitOK {
+		t.Fatalf("first 4 iterations: exit %d, %s", code, errOut)
+	}
+	code, _, errOut := runArgs(trainArgs(dir, "-iterations", "8")...)
+	if code != exitOK {
+		t.Fatalf("extended: exit %d, %s", code, errOut)
+	}
+	first := strings.SplitN(errOut, "\n", 2)[0]
+	if want := "seed1 iteration 5/8"; !strings.Contains(first, want) || !strings.Contains(first, "56.2% of 16 iterations") {
+		t.Errorf("first progress line %q: want %q at 56.2%% of 16 iterations", first, want)
+	}
+}
+
 // TestTrainGainsAsSeedsFinish checks that gains.csv holds each seed's row
 // as soon as that seed is done, before the next one finishes: a run
 // killed without the chance to write it (SIGKILL, power loss) loses no
