@@ -25,9 +25,11 @@ type Options struct {
 	// two goroutines at once); when it returns true the running cells
 	// checkpoint and stop, and no other cell starts.
 	Stop func() bool
-	// Progress, if not nil, is called after every training iteration of a
-	// cell and once when a cell is finished (never by two goroutines at
-	// once).
+	// Progress, if not nil, is called first once for each unfinished
+	// cell with iterations kept on disk by an earlier Run (FPS 0, Done 0,
+	// Iteration the rows of its log), then after every training iteration
+	// of a cell and once when a cell is finished (never by two goroutines
+	// at once).
 	Progress func(Progress)
 }
 
@@ -153,10 +155,18 @@ func Run(e Experiment, opt Options) (*Results, error) {
 	cells := e.cells(opt.Dir)
 	finished := make([]*Cell, len(cells))
 	fps := make([]float64, len(cells)) // of the last iteration trained now (0 if read back)
+	kept := keptIterations(cells)
 	p := &pool{userStop: opt.Stop, order: finishedFirst(len(cells), func(i int) bool {
-		log, err := learn.ReadLog(cells[i].dir)
-		return cells[i].dir != "" && err == nil && len(log) >= cells[i].spec.Iterations
+		return kept[i] >= cells[i].spec.Iterations
 	})}
+	if opt.Progress != nil {
+		for i, c := range cells {
+			if kept[i] > 0 && kept[i] < c.spec.Iterations {
+				opt.Progress(Progress{Cell: c.name, Total: len(cells), Iteration: kept[i],
+					Iterations: c.spec.Iterations, EvalGain: math.NaN()})
+			}
+		}
+	}
 	p.run(len(cells), opt.Jobs, func(i int, stop func() bool) error {
 		c := cells[i]
 		if c.dir != "" && !learn.HasCheckpoint(c.dir) {
@@ -216,6 +226,21 @@ func Run(e Experiment, opt Options) (*Results, error) {
 			e.Name, len(res.Cells), len(cells), learn.ErrStopped)
 	}
 	return res, nil
+}
+
+// keptIterations returns the number of rows of each cell's log on disk
+// (0 for a cell without a directory or a readable log).
+func keptIterations(cells []cellSpec) []int {
+	kept := make([]int, len(cells))
+	for i, c := range cells {
+		if c.dir == "" {
+			continue
+		}
+		if log, err := learn.ReadLog(c.dir); err == nil {
+			kept[i] = len(log)
+		}
+	}
+	return kept
 }
 
 // Load reads the logs of e's cells in dir back, without training: every

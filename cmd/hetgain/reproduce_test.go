@@ -186,6 +186,39 @@ func TestReproduceTablesAsRunsFinish(t *testing.T) {
 	}
 }
 
+// TestReproduceExtendProgress extends the 16 finished runs of 3
+// iterations to 6: the progress line counts the 48 iterations kept on
+// disk as done from the first report on (49 of 96 when the first run
+// reaches iteration 4), so the time left covers only the iterations still
+// to train.
+func TestReproduceExtendProgress(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m2")
+	var out, errb bytes.Buffer
+	if code := runTiny(newApp(context.Background(), &out, &errb), reproduceArgs(dir, "-quiet")...); code != exitOK {
+		t.Fatalf("first 3 iterations: exit %d, stderr %q", code, errb.String())
+	}
+	errb.Reset()
+	a := newApp(context.Background(), &out, &errb)
+	clock := time.Now()
+	a.now = func() time.Time { // a minute per reading: every report prints its line
+		clock = clock.Add(time.Minute)
+		return clock
+	}
+	if code := runTiny(a, reproduceArgs(dir, "-iterations", "6")...); code != exitOK {
+		t.Fatalf("extended: exit %d, stderr %q", code, errb.String())
+	}
+	var first string
+	for _, line := range strings.Split(errb.String(), "\n") {
+		if strings.Contains(line, "iteration 4/6") {
+			first = line
+			break
+		}
+	}
+	if !strings.Contains(first, "51.0% of 96 iterations") {
+		t.Errorf("first report of a trained iteration %q: want 51.0%% of 96 iterations; stderr:\n%s", first, errb.String())
+	}
+}
+
 // checkPartialTable checks what an interrupted reproduction left in dir
 // besides its runs: the table and figures of the runs finished so far, named
 // in stderr, or nothing if no run had finished.
