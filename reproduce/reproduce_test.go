@@ -125,29 +125,39 @@ func TestRunStopResume(t *testing.T) {
 		t.Errorf("Load of the stopped run: %v, %d cells", err, len(loaded.Cells))
 	}
 
-	// Resume: which cells train, and from which iteration.
-	first := map[string]int{}
+	// Resume: which cells train, and from which iteration. The stopped
+	// cell is first reported with the 2 iterations on disk, before any
+	// cell trains.
+	first, firstTrained := map[string]int{}, map[string]int{}
+	reports = nil
 	res, err = Run(e, Options{Dir: dir, Progress: func(p Progress) {
+		reports = append(reports, p)
 		if _, ok := first[p.Cell]; !ok {
 			first[p.Cell] = p.Iteration
 			if p.Iteration == 4 && p.FPS != 0 && p.Done > 3 {
 				t.Errorf("cell %s: first report %+v", p.Cell, p)
 			}
 		}
+		if _, ok := firstTrained[p.Cell]; !ok && p.FPS > 0 {
+			firstTrained[p.Cell] = p.Iteration
+		}
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if p := reports[0]; p.Cell != cells[3].name || p.Done != 0 || p.Iteration != 2 || p.Iterations != 4 || p.FPS != 0 || !math.IsNaN(p.EvalGain) {
+		t.Errorf("first report of the resumed run %+v, want the stopped cell's 2 iterations on disk", p)
+	}
 	for k, c := range cells {
-		want := 1
+		want, wantTrained := 1, 1
 		switch {
 		case k < 3:
-			want = 4 // only the report of a finished cell
+			want, wantTrained = 4, 0 // only the report of a finished cell
 		case k == 3:
-			want = 3
+			want, wantTrained = 2, 3
 		}
-		if first[c.name] != want {
-			t.Errorf("cell %s: first report at iteration %d, want %d", c.name, first[c.name], want)
+		if first[c.name] != want || firstTrained[c.name] != wantTrained {
+			t.Errorf("cell %s: first report at iteration %d, first trained %d; want %d and %d", c.name, first[c.name], firstTrained[c.name], want, wantTrained)
 		}
 		if n := logRows(t, c.dir); n != 4 {
 			t.Errorf("cell %s: %d log rows", c.name, n)
