@@ -1073,18 +1073,11 @@ const (
 // and returns the paths written. Results without a finished run write
 // nothing and return an error wrapping ErrNoRuns.
 func (r *HetGPSResults) Save(dir string) ([]string, error) {
-	if len(r.Runs) == 0 {
-		return nil, fmt.Errorf("reproduce: HetGPS %s: nothing written to %s: %w", r.Experiment.Name, dir, ErrNoRuns)
+	tables, err := r.SaveTables(dir)
+	if err != nil {
+		return tables, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var paths []string
-	p := filepath.Join(dir, HetGPSCSV)
-	if err := r.WriteCSV(p); err != nil {
-		return paths, err
-	}
-	paths = append(paths, p)
+	paths, summary := []string{tables[0]}, tables[1]
 	for _, s := range r.Experiment.Settings {
 		has := false
 		for _, run := range r.Runs {
@@ -1095,15 +1088,32 @@ func (r *HetGPSResults) Save(dir string) ([]string, error) {
 		}
 		p := filepath.Join(dir, fmt.Sprintf(hetgpsPNG, s.Label))
 		if err := r.Figure(s.Label).Save(p); err != nil {
-			return paths, err
+			return append(paths, summary), err
 		}
 		paths = append(paths, p)
 	}
-	p = filepath.Join(dir, HetGPSSummary)
-	if err := atomicfile.WriteBytes(p, []byte(r.Summary())); err != nil {
-		return paths, err
+	return append(paths, summary), nil
+}
+
+// SaveTables writes the text files of Save, trajectories.csv and
+// summary.txt, and not its figures, and returns their paths. It is what
+// a long HetGPS reproduction calls as each run finishes: the tables are
+// cheap to write, the figures are not.
+func (r *HetGPSResults) SaveTables(dir string) ([]string, error) {
+	if len(r.Runs) == 0 {
+		return nil, fmt.Errorf("reproduce: HetGPS %s: nothing written to %s: %w", r.Experiment.Name, dir, ErrNoRuns)
 	}
-	return append(paths, p), nil
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	csv, summary := filepath.Join(dir, HetGPSCSV), filepath.Join(dir, HetGPSSummary)
+	if err := r.WriteCSV(csv); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.WriteBytes(summary, []byte(r.Summary())); err != nil {
+		return []string{csv}, err
+	}
+	return []string{csv, summary}, nil
 }
 
 // hetgpsSafeName reports whether s is a non-empty name of letters,

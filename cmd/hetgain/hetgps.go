@@ -48,11 +48,13 @@ rollouts).
 
 Seed k (k = 1, ..., -seeds) runs in DIR/<env>/seed<k>: spec.json, log.csv
 (one row per iteration: the columns of train's log, then grad_gain,
-theta_<name>, grad_<name> and env_step) and checkpoint.gob. When every seed
-is done, hetgps writes DIR/trajectories.csv (θ and the gain per iteration,
-mean and standard deviation over seeds), DIR/summary.txt (for each seed,
-whether τ_T rose, τ_U fell and the gain rose; then where the seeds ended,
-as mean ± std and median) and the figure of τ_T, τ_U, the gain and
+theta_<name>, grad_<name> and env_step) and checkpoint.gob.
+DIR/trajectories.csv (θ and the gain per iteration, mean and standard
+deviation over seeds) and DIR/summary.txt (for each seed, whether τ_T
+rose, τ_U fell and the gain rose; then where the seeds ended, as mean ±
+std and median) are rewritten with the seeds finished so far as each
+seed finishes. When every seed is done, hetgps writes them and the
+figure of τ_T, τ_U, the gain and
 both teams' diversity against the iteration (-plot, default
 DIR/hetgps-<env>.png), and prints the summary.
 
@@ -300,8 +302,23 @@ func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot
 	prog := newProgress(a.stderr, a.now, a.terminal, command)
 	hp := newHetGPSProgress(prog, e, jobs)
 	opt := reproduce.HetGPSOptions{Dir: dir, Jobs: jobs, Stop: func() bool { return a.ctx.Err() != nil }}
-	if !quiet {
-		opt.Progress = hp.update
+	trained := map[string]bool{} // runs that trained an iteration in this process
+	tablesAt, warned := 0, false // finished runs in the tables on disk; a failure to write them reported
+	opt.Progress = func(r reproduce.HetGPSProgress) {
+		trained[r.Run] = trained[r.Run] || r.FPS > 0
+		// A run trained now just finished: its trajectory and summary
+		// line, at once (runs read back are in the tables already).
+		if r.Done > tablesAt && r.Iteration == r.Iterations && trained[r.Run] {
+			tablesAt = r.Done
+			if err := saveHetGPSTablesSoFar(e, dir); err != nil && !warned {
+				// Not fatal: the tables are written again at the end.
+				fmt.Fprintf(a.stderr, "hetgain %s: warning: the tables so far are not written (%v); training goes on\n", command, err)
+				warned = true
+			}
+		}
+		if !quiet {
+			hp.update(r)
+		}
 	}
 	res, err := reproduce.RunHetGPSExperiment(e, opt)
 	prog.finish()
@@ -327,6 +344,19 @@ func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot
 		return fmt.Errorf("%v\nfinished runs are kept in %s; once the cause is fixed, resume with\n  %s", err, dir, a.resumeCommand(command))
 	}
 	return a.writeHetGPS(res, dir, plot)
+}
+
+// saveHetGPSTablesSoFar rewrites trajectories.csv and summary.txt with
+// e's runs finished in dir, so that a reproduction killed without the
+// chance to write them (SIGKILL, power loss) still has every finished
+// run in them.
+func saveHetGPSTablesSoFar(e reproduce.HetGPSExperiment, dir string) error {
+	res, err := reproduce.LoadHetGPS(e, dir)
+	if err != nil || len(res.Runs) == 0 {
+		return err
+	}
+	_, err = res.SaveTables(dir)
+	return err
 }
 
 // tabulateHetGPS reads the finished runs of e in dir back, without

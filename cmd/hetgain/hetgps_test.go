@@ -103,6 +103,43 @@ func TestHetGPSCommandTiny(t *testing.T) {
 	}
 }
 
+// TestHetGPSTablesAsRunsFinish checks that trajectories.csv and
+// summary.txt hold seed 1's run as soon as it is done, before seed 2
+// finishes: a run killed without the chance to write them (SIGKILL, power
+// loss) keeps every finished run in them.
+func TestHetGPSTablesAsRunsFinish(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	var out, errb bytes.Buffer
+	a := newApp(context.Background(), &out, &errb)
+	var seen []string          // trajectories.csv whenever it changed, at each reading of the clock
+	a.now = func() time.Time { // called once per progress report
+		if data, err := os.ReadFile(filepath.Join(dir, "trajectories.csv")); err == nil && (len(seen) == 0 || seen[len(seen)-1] != string(data)) {
+			seen = append(seen, string(data))
+		}
+		return time.Now()
+	}
+	if code := a.run(hetgpsTinyArgs(dir)); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	// Seed 1 alone has the same numbers as seed 1 of two seeds.
+	one := filepath.Join(t.TempDir(), "one")
+	if code, _, errOut := runArgs(hetgpsTinyArgs(one, "-seeds", "1", "-quiet")...); code != exitOK {
+		t.Fatalf("seed 1 alone: exit %d, %s", code, errOut)
+	}
+	if len(seen) == 0 {
+		t.Fatal("trajectories.csv never written while training")
+	}
+	if want := readFile(t, filepath.Join(one, "trajectories.csv")); seen[0] != want {
+		t.Errorf("trajectories.csv while seed 2 trained:\n%s\nwant that of seed 1 alone\n%s", seen[0], want)
+	}
+	if len(seen) != 2 || seen[1] != readFile(t, filepath.Join(dir, "trajectories.csv")) {
+		t.Errorf("trajectories.csv had %d versions while training, want 2 (seed 1, then both)", len(seen))
+	}
+	if strings.Contains(errb.String(), "warning") {
+		t.Errorf("stderr: %q", errb.String())
+	}
+}
+
 // TestHetGPSCommandInterruptResume stops a run as Ctrl-C would, after
 // some iterations, and resumes it with the same command: the logs are
 // those of an uninterrupted run.
