@@ -26,7 +26,10 @@ var inspectCommand = &command{
 	about: `
 Inspect loads the checkpoints of paired runs (of train or reproduce) or
 of HetGPS runs (of hetgps; then at their θ) and plays each team's
-deterministic policy on -episodes episodes from -seed, without training.
+deterministic policy on -episodes episodes, without training. The
+episodes start from the run's own seed, as do the final evaluations of
+train -task-params and of reproduce, so that a run's returns here are
+those of its gains.csv; -seed S plays every run from seed S instead.
 For each team it prints the effort profile (simulate.Profile): each
 agent's mean effort on each task per step, the fractions of steps in
 which 0, 1, ..., M tasks were covered (some agent put more than half of
@@ -66,7 +69,7 @@ escaper is the fraction of steps after it caught that escaper.`,
 func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	dir := fs.String("dir", "", "a run directory, or a directory above runs (required)")
 	episodes := fs.Int("episodes", 512, "episodes per team (at most 1000000, and about 4 GB of memory)")
-	seed := fs.Int64("seed", 1, "seed of the episodes")
+	seed := fs.Int64("seed", 0, "seed of the episodes of every run (default: each run's own seed)")
 	taskParams := fs.String("task-params", "", "environment parameters of the episodes, as `shaping=0,penalty=0`")
 	csvPath := fs.String("csv", "", "also write the profiles to this CSV `file`")
 	plotPath := fs.String("plot", "", "also draw the teams' effort matrices to this `PNG` (or .svg, .pdf)")
@@ -99,9 +102,15 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err != nil {
 			return err
 		}
+		var fixedSeed *int64 // nil: each run's own
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "seed" {
+				fixedSeed = seed
+			}
+		})
 		var rows []profileRow
 		for _, run := range runs {
-			r, err := inspectRun(a, run, *episodes, *seed, *taskParams)
+			r, err := inspectRun(a, run, *episodes, fixedSeed, *taskParams)
 			if err != nil {
 				return err
 			}
@@ -265,12 +274,16 @@ func leadingDigits(s string) string {
 	return s[:k]
 }
 
-// inspectRun prints the effort profiles of both teams of the run in dir
-// and returns them.
-func inspectRun(a *app, dir string, episodes int, seed int64, taskParams string) ([]profileRow, error) {
+// inspectRun prints the effort profiles of both teams of the run in dir,
+// played from seed (nil: the run's own), and returns them.
+func inspectRun(a *app, dir string, episodes int, fixedSeed *int64, taskParams string) ([]profileRow, error) {
 	pair, theta, err := loadTeams(dir)
 	if err != nil {
 		return nil, err
+	}
+	seed := pair.Spec().Team.Seed
+	if fixedSeed != nil {
+		seed = *fixedSeed
 	}
 	if s, err := sizesOf(pair.Spec().Env); err == nil {
 		if err := checkMemory(gcHeadroom*float64(episodes)*s.episodeBytes(), "the episodes of "+dir,

@@ -28,9 +28,13 @@ func TestInspectMatrix(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("inspect: exit %d, stderr %q", code, errOut)
 	}
-	// Every seed once, in the order of their numbers.
+	// Every seed once, in the order of their numbers, its episodes from
+	// its own seed.
 	var seeds []string
-	for _, m := range regexp.MustCompile(`seed(\d+): matrix-cont N=2 M=2 U=min T=max, iteration 1, 3 episodes from seed 1`).FindAllStringSubmatch(out, -1) {
+	for _, m := range regexp.MustCompile(`seed(\d+): matrix-cont N=2 M=2 U=min T=max, iteration 1, 3 episodes from seed (\d+)\n`).FindAllStringSubmatch(out, -1) {
+		if m[1] != m[2] {
+			t.Errorf("run seed%s played from seed %s, want its own", m[1], m[2])
+		}
 		seeds = append(seeds, m[1])
 	}
 	if strings.Join(seeds, ",") != "1,2,3,4,5,6,7,8,9,10" {
@@ -126,6 +130,13 @@ func TestInspectMatrix(t *testing.T) {
 	code, one, _ := runArgs("inspect", "-dir", filepath.Join(dir, "seed2"), "-episodes", "3")
 	if code != exitOK || !strings.HasPrefix(one, filepath.Join(dir, "seed2")+":") || strings.Count(one, "heterogeneous team") != 1 {
 		t.Errorf("inspect one run: exit %d\n%s", code, one)
+	}
+	// -seed plays every run from the seed given, 0 included.
+	for _, seed := range []string{"0", "7"} {
+		code, out, _ := runArgs("inspect", "-dir", dir, "-episodes", "3", "-seed", seed)
+		if n := strings.Count(out, "3 episodes from seed "+seed+"\n"); code != exitOK || n != 10 {
+			t.Errorf("inspect -seed %s: exit %d, %d of 10 runs from that seed\n%s", seed, code, n, out)
+		}
 	}
 }
 

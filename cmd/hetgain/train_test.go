@@ -276,6 +276,23 @@ func TestTrainTaskParams(t *testing.T) {
 			t.Errorf("seed %d: task %v %v %v, an evaluation of the checkpoint %v %v", k, th, tm, tg, het, hom)
 		}
 	}
+	// hetgain inspect plays each run from its own seed: its returns are
+	// those of gains.csv.
+	profiles := filepath.Join(t.TempDir(), "profiles.csv")
+	if code, _, errOut := runArgs("inspect", "-dir", dir, "-episodes", "8", "-task-params", "shaping=0.5,penalty=0", "-csv", profiles); code != exitOK {
+		t.Fatalf("inspect: exit %d, %s", code, errOut)
+	}
+	rows := readCSV(t, readFile(t, profiles))
+	if len(rows) != 5 || rows[0][5] != "return" {
+		t.Fatalf("inspect's table:\n%v", rows)
+	}
+	for k := 1; k <= 2; k++ {
+		for team, col := range []int{8, 9} { // TaskHet, TaskHom
+			if got, want := parseFloat(t, rows[2*k-1+team][5]), parseFloat(t, recs[k][col]); got != want {
+				t.Errorf("seed %d, %s: inspect's return %v, gains.csv's %v", k, rows[2*k-1+team][1], got, want)
+			}
+		}
+	}
 	for _, c := range []struct{ params, episodes, want string }{
 		{"shaping=0,speed=2", "8", "speed"},
 		{"shaping", "8", "NAME=VALUE"},
