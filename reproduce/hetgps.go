@@ -397,8 +397,11 @@ type HetGPSOptions struct {
 	// Stop, if not nil, is polled between iterations; when it returns
 	// true the running runs checkpoint and stop and no other starts.
 	Stop func() bool
-	// Progress, if not nil, is called after every iteration of a run and
-	// when a run is finished (never by two goroutines at once).
+	// Progress, if not nil, is called first once for each unfinished run
+	// with iterations kept on disk by an earlier run of the experiment
+	// (FPS 0, Done 0, Iteration the rows of its log, Theta its last θ,
+	// Gain NaN), then after every iteration of a run and when a run is
+	// finished (never by two goroutines at once).
 	Progress func(HetGPSProgress)
 }
 
@@ -463,6 +466,21 @@ func RunHetGPS(name string, opt HetGPSOptions) (*HetGPSResults, error) {
 	return RunHetGPSExperiment(e, opt)
 }
 
+// keptHetGPSLogs returns the log on disk of each run (nil for a run
+// without a directory or a readable log).
+func keptHetGPSLogs(cells []hetgpsCell) [][]learn.HetGPSStats {
+	kept := make([][]learn.HetGPSStats, len(cells))
+	for i, c := range cells {
+		if c.dir == "" {
+			continue
+		}
+		if log, _, err := learn.ReadHetGPSLog(c.dir); err == nil {
+			kept[i] = log
+		}
+	}
+	return kept
+}
+
 // RunHetGPSExperiment runs every run of e that is not finished in
 // opt.Dir and returns all finished runs. Finished runs are read back, not
 // rerun, also when their checkpoints have been removed (their logs are
@@ -476,10 +494,18 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 	}
 	cells := e.cells(opt.Dir)
 	finished := make([]*HetGPSRun, len(cells))
+	kept := keptHetGPSLogs(cells)
 	p := &pool{userStop: opt.Stop, order: finishedFirst(len(cells), func(i int) bool {
-		log, _, err := learn.ReadHetGPSLog(cells[i].dir)
-		return cells[i].dir != "" && err == nil && len(log) >= cells[i].spec.Run.Iterations
+		return len(kept[i]) >= cells[i].spec.Run.Iterations
 	})}
+	if opt.Progress != nil {
+		for i, c := range cells {
+			if n := len(kept[i]); n > 0 && n < c.spec.Run.Iterations {
+				opt.Progress(HetGPSProgress{Run: c.name, Total: len(cells), Iteration: n, Iterations: c.spec.Run.Iterations,
+					Names: c.spec.Names(), Theta: kept[i][n-1].Theta, Gain: math.NaN()})
+			}
+		}
+	}
 	p.run(len(cells), opt.Jobs, func(i int, stop func() bool) error {
 		c := cells[i]
 		if c.dir != "" && !learn.HasCheckpoint(c.dir) {

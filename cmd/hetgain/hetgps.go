@@ -481,7 +481,9 @@ func (h *hetgpsProgress) update(r reproduce.HetGPSProgress) {
 			h.spent[setting] += now.Sub(since).Seconds()
 		}
 	}
-	h.last[r.Run] = now
+	if r.FPS > 0 { // not a report of iterations read back from disk, which may come long before the run trains
+		h.last[r.Run] = now
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d/%d runs done; %s iteration %d/%d", h.p.label, r.Done, r.Total, r.Run, r.Iteration, r.Iterations)
 	if r.FPS > 0 {

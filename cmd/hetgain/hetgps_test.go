@@ -140,6 +140,37 @@ func TestHetGPSTablesAsRunsFinish(t *testing.T) {
 	}
 }
 
+// TestHetGPSExtendProgress extends two finished seeds of 6 iterations to
+// 12, on a clock that moves a minute per progress report: the time left
+// counts only the iterations still to train, 10 minutes when seed 1 has
+// trained iterations 7 and 8 (the first of a run is not timed), not the
+// 16 of a count that forgot seed 2's 6 on disk.
+func TestHetGPSExtendProgress(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, errOut := runArgs(hetgpsTinyArgs(dir, "-quiet")...); code != exitOK {
+		t.Fatalf("first 6 iterations: exit %d, %s", code, errOut)
+	}
+	var out, errb bytes.Buffer
+	a := newApp(context.Background(), &out, &errb)
+	clock := time.Now()
+	a.now = func() time.Time {
+		clock = clock.Add(time.Minute)
+		return clock
+	}
+	if code := a.run(hetgpsTinyArgs(dir, "-iterations", "12")); code != exitOK {
+		t.Fatalf("extended: exit %d, stderr %q", code, errb.String())
+	}
+	var line string
+	for _, l := range strings.Split(errb.String(), "\n") {
+		if strings.Contains(l, "seed1 iteration 8/12") {
+			line = l
+		}
+	}
+	if !strings.HasSuffix(line, "; ETA 10m0s") {
+		t.Errorf("progress at seed 1's iteration 8 %q: want ETA 10m0s; stderr:\n%s", line, errb.String())
+	}
+}
+
 // TestHetGPSCommandInterruptResume stops a run as Ctrl-C would, after
 // some iterations, and resumes it with the same command: the logs are
 // those of an uninterrupted run.
