@@ -45,7 +45,10 @@
 // evaluation episodes (simulate.EffortProfile.Diversity: 0 for agents that
 // behave alike), which shows when a heterogeneous team's agents specialise.
 // Logs written before the diversity columns existed are read, and resumed,
-// with NaN there.
+// with NaN there. The environment is RunSpec.Env (EnvSpec: matrix game,
+// Multi-goal-capture or Tag, its sizes, U and T, and Params, environment
+// parameters such as Tag's distance shaping set for the whole run) or,
+// for an environment of one's own, RunSpec.Maker.
 //
 // # Logs, checkpoints and resuming
 //

@@ -26,16 +26,32 @@ type EnvSpec struct {
 	EpisodeLength int
 	// Sensor adds Capture's range sensor.
 	Sensor bool
+	// Params are environment parameters set in every environment of the
+	// run when it is built (New), before training: Tag's "shaping" or
+	// "escaper.speed", the reward's "U.t", any name of the environment's
+	// Params (see its doc in package simulate). Empty keeps the
+	// environment's defaults. A name the environment does not have, or a
+	// value outside its domain, is an error of New (and of
+	// RunSpec.Check).
+	Params simulate.Params
 }
 
-// String returns a compact description such as "matrix-cont N=4 M=4 U=min T=max".
+// String returns a compact description such as "matrix-cont N=4 M=4
+// U=min T=max", followed by the Params if any, as in "tag N=2 M=2 U=mean
+// T=max shaping=0.2".
 func (s EnvSpec) String() string {
 	s = s.withDefaults()
 	name := s.Name
 	if s.Name == "matrix" {
 		name += map[bool]string{false: "-cont", true: "-disc"}[s.Discrete]
 	}
-	return fmt.Sprintf("%s N=%d M=%d U=%s T=%s", name, s.Agents, s.Tasks, s.U, s.T)
+	str := fmt.Sprintf("%s N=%d M=%d U=%s T=%s", name, s.Agents, s.Tasks, s.U, s.T)
+	for k, p := range s.Params.Names {
+		if k < len(s.Params.Values) {
+			str += fmt.Sprintf(" %s=%g", p, s.Params.Values[k])
+		}
+	}
+	return str
 }
 
 // withDefaults returns s with N and M defaulted and the name and operators
@@ -97,6 +113,9 @@ func (s EnvSpec) New(batch int) (simulate.Env, error) {
 			Obstacles: 2, Reward: r, EpisodeLength: s.EpisodeLength})
 	default:
 		return nil, fmt.Errorf("learn: unknown environment %q (want matrix, capture or tag): %w", s.Name, ErrConfig)
+	}
+	if err == nil && len(s.Params.Names)+len(s.Params.Values) > 0 {
+		err = env.SetParams(s.Params)
 	}
 	if err != nil {
 		return nil, envError{spec: s, err: err}

@@ -335,6 +335,9 @@ func (s HetGPSSpec) gradEnv() (simulate.DifferentiableEnv, error) {
 			return nil, fmt.Errorf("learn: HetGPS: environment %s has no parameter %q (it has %v): %w",
 				env.Name(), p.Name, all.Names, ErrConfig)
 		}
+		if s.Run.Maker == nil && s.Run.Env.Params.Index(p.Name) >= 0 {
+			return nil, fmt.Errorf("learn: HetGPS: parameter %q is searched (θ) and also fixed in Run.Env.Params: %w", p.Name, ErrConfig)
+		}
 	}
 	if err := denv.SetParams(s.params(s.initRaw())); err != nil {
 		return nil, fmt.Errorf("learn: HetGPS: initial θ: %v: %w", err, ErrConfig)

@@ -36,7 +36,9 @@ the heterogeneous team lagging, not a θ with less gain: see
 learn.HetGPSSpec.DescentFloor).
 
 θ starts at the parameters of -U and -T (softmax(0) is the mean,
-powersum(1) the sum). -bounds keeps a parameter in (LO, HI) by optimising
+powersum(1) the sum). -env-params NAME=V,... fixes other parameters of
+the environment for the whole run (as train's -env-params; a parameter
+cannot be both searched and fixed). -bounds keeps a parameter in (LO, HI) by optimising
 a raw value ρ with θ = LO + (HI−LO)(tanh ρ + 1)/2, as the paper does for
 power-sum (0.3:6); other parameters are unbounded. θ steps with Adam at
 -theta-lr (or plain gradient steps with -sgd).
@@ -126,6 +128,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag: escapers; at most 256)")
 	params := fs.String("params", "T.t,U.t", "the parameters θ searched, as `T.t,U.t`")
 	bounds := fs.String("bounds", "", "bounded parameters, as `T.t=0.3:6,U.t=0.3:6` (others are unbounded)")
+	envParams := fs.String("env-params", "", "fix other environment parameters, as `shaping=0.2` (default: the environment's own)")
 	schedule := newChoice("concurrent", "concurrent", "alternated")
 	fs.Var(schedule, "schedule", "`SCHEDULE`: concurrent or alternated")
 	x := fs.Int("x", 1, "concurrent: θ steps every x iterations; alternated: x agent iterations per cycle")
@@ -191,6 +194,13 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return err
 		}
 		es := learn.EnvSpec{Name: env.value, Agents: *n, Tasks: *m, U: *u, T: *t, EpisodeLength: *episodeLength}
+		if *envParams != "" {
+			p, err := parseTaskParams(*envParams, es)
+			if err != nil {
+				return usagef("-env-params: %v", err)
+			}
+			es.Params = *p
+		}
 		probe, err := es.New(1)
 		if err != nil {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
@@ -209,6 +219,9 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			v, err := start.Get(name)
 			if err != nil {
 				return usagef("-params: %s has no parameter %q (it has %s)", env.value, name, paramNames(start.Names))
+			}
+			if es.Params.Index(name) >= 0 {
+				return usagef("-env-params: %q is searched (-params %s); a parameter is either searched or fixed", name, *params)
 			}
 			p := learn.ThetaParam{Name: name, Init: v}
 			if b, ok := bd[name]; ok {

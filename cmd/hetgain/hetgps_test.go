@@ -171,6 +171,22 @@ func TestHetGPSExtendProgress(t *testing.T) {
 	}
 }
 
+// TestHetGPSEnvParams searches T.t alone with U.t fixed at -2 by
+// -env-params: the run is the one of U = softmax(-2).
+func TestHetGPSEnvParams(t *testing.T) {
+	direct, viaParams := filepath.Join(t.TempDir(), "direct"), filepath.Join(t.TempDir(), "params")
+	if code, _, errOut := runArgs(hetgpsTinyArgs(direct, "-params", "T.t", "-U", "softmax(-2)", "-quiet")...); code != exitOK {
+		t.Fatalf("softmax(-2): exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := runArgs(hetgpsTinyArgs(viaParams, "-params", "T.t", "-env-params", "U.t=-2", "-quiet")...); code != exitOK {
+		t.Fatalf("-env-params U.t=-2: exit %d, %s", code, errOut)
+	}
+	got, want := readFile(t, filepath.Join(viaParams, "trajectories.csv")), readFile(t, filepath.Join(direct, "trajectories.csv"))
+	if got != want {
+		t.Errorf("trajectories with -env-params U.t=-2:\n%s\nwant those of softmax(-2)\n%s", got, want)
+	}
+}
+
 // TestHetGPSCommandInterruptResume stops a run as Ctrl-C would, after
 // some iterations, and resumes it with the same command: the logs are
 // those of an uninterrupted run.
@@ -262,6 +278,8 @@ func TestHetGPSCommandUsage(t *testing.T) {
 		{[]string{"hetgps", "-dir", dir, "-env", "blotto"}, "-env"},
 		{[]string{"hetgps", "-dir", dir, "-T", "softplus"}, "-T"},
 		{[]string{"hetgps", "-dir", dir, "extra"}, `unexpected argument "extra"`},
+		{[]string{"hetgps", "-dir", dir, "-env-params", "T.t=1"}, `-env-params: "T.t" is searched`},
+		{[]string{"hetgps", "-dir", dir, "-env-params", "shaping=0.2"}, `-env-params: `},
 		{[]string{"reproduce", "hetgps", "sideways"}, `unknown HetGPS experiment "sideways"`},
 		{[]string{"reproduce", "hetgps", "softmax", "descent"}, "one experiment"},
 		{[]string{"reproduce", "hetgps", "softmax", "-jobs", "0"}, "-jobs 0"},

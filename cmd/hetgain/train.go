@@ -64,6 +64,12 @@ default DIR/curves.png): the evaluation returns of both teams, ΔR and
 both teams' diversity, mean ± std over seeds, against the frames each
 team collected, with the closed-form ΔR for the matrix game.
 
+-env-params NAME=V,... trains in environments with these parameters set
+(learn.EnvSpec.Params), any of the environment's: Tag's shaping (the
+weight of the distance term, 0.1 by default), penalty, drag or
+escaper.speed, the reward's U.t or T.t. A run keeps them: resuming it
+with others is refused. -task-params then sets its own on top of them.
+
 -task-params scores each seed's final policies once more after training,
 in environments with these parameters set, on -task-episodes episodes
 (default 512): for Tag, -task-params shaping=0,penalty=0 removes the
@@ -246,6 +252,7 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	dir := fs.String("dir", "", "`DIR` for the runs, gains.csv and curves.png (required)")
 	plot := fs.String("plot", "", "write the curves to `PNG` (default DIR/curves.png)")
 	quiet := fs.Bool("quiet", false, "no progress line")
+	envParams := fs.String("env-params", "", "train in environments with these parameters, as `shaping=0.2` (default: the environment's own)")
 	taskParams := fs.String("task-params", "", "score the final policies with these environment parameters, as `shaping=0,penalty=0`")
 	taskEpisodes := fs.Int("task-episodes", 512, "episodes of the -task-params evaluation (at most 1000000)")
 	tf := addTrainFlags(fs)
@@ -288,6 +295,13 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			Env:        learn.EnvSpec{Name: env.value, Agents: *n, Tasks: *m, Discrete: *discrete, U: *u, T: *t},
 			Team:       cfg,
 			Iterations: *iterations, EvalEvery: *tf.evalEvery, EvalEpisodes: *tf.evalEpisodes,
+		}
+		if *envParams != "" {
+			p, err := parseTaskParams(*envParams, spec.Env)
+			if err != nil {
+				return usagef("-env-params: %v", err)
+			}
+			spec.Env.Params = *p
 		}
 		if err := spec.Check(); err != nil {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))

@@ -183,6 +183,39 @@ func TestTrainExtendProgress(t *testing.T) {
 	}
 }
 
+// TestTrainEnvParams checks -env-params: U = softmax(0) with U.t=2 trains
+// as U = softmax(2); a run keeps its parameters (resuming it with others
+// is a usage error naming them); parameters the environment refuses are
+// usage errors naming them.
+func TestTrainEnvParams(t *testing.T) {
+	direct, viaParams := filepath.Join(t.TempDir(), "direct"), filepath.Join(t.TempDir(), "params")
+	if code, _, errOut := runArgs(trainArgs(direct, "-U", "softmax(2)", "-quiet")...); code != exitOK {
+		t.Fatalf("softmax(2): exit %d, %s", code, errOut)
+	}
+	code, out, errOut := runArgs(trainArgs(viaParams, "-U", "softmax(0)", "-env-params", "U.t=2", "-quiet")...)
+	if code != exitOK {
+		t.Fatalf("softmax(0) -env-params U.t=2: exit %d, %s", code, errOut)
+	}
+	if got, want := gainsColumns(t, filepath.Join(viaParams, "gains.csv")), gainsColumns(t, filepath.Join(direct, "gains.csv")); got != want {
+		t.Errorf("gains.csv with -env-params U.t=2:\n%s\nwant that of softmax(2)\n%s", got, want)
+	}
+	if !strings.Contains(out, "U=softmax(0) T=max U.t=2") {
+		t.Errorf("the report does not name the parameters:\n%s", out)
+	}
+	code, _, errOut = runArgs(trainArgs(viaParams, "-U", "softmax(0)", "-env-params", "U.t=3", "-iterations", "6", "-quiet")...)
+	if code != exitUsage || !strings.Contains(errOut, "Env.Params.Values") {
+		t.Errorf("resumed with U.t=3: exit %d, %q; want a usage error naming Env.Params.Values", code, errOut)
+	}
+	for _, c := range []struct{ params, want string }{
+		{"V.t=1", "V.t"}, {"U.t", "NAME=VALUE"}, {"U.t=1,U.t=2", "twice"},
+	} {
+		code, _, errOut := runArgs(trainArgs(filepath.Join(t.TempDir(), "bad"), "-U", "softmax(0)", "-env-params", c.params)...)
+		if code != exitUsage || !strings.Contains(errOut, "-env-params") || !strings.Contains(errOut, c.want) {
+			t.Errorf("-env-params %s: exit %d, %q; want a usage error naming %q", c.params, code, errOut, c.want)
+		}
+	}
+}
+
 // TestTrainGainsAsSeedsFinish checks that gains.csv holds each seed's row
 // as soon as that seed is done, before the next one finishes: a run
 // killed without the chance to write it (SIGKILL, power loss) loses no
