@@ -154,7 +154,9 @@ type TagConfig struct {
 //	-shaping · mean_i min_j |c_i - e_j| + R(A) - penalty · collisions
 //
 // with "shaping" 0.1 (the paper's 0.1 · (-distance to the nearest
-// escaper), averaged over chasers) and "penalty" 0.01, where collisions
+// escaper), averaged over chasers; VMAS's simple_tag, whose chasers share
+// their reward, sums the chasers' terms instead, which "shaping" 0.1·N
+// reproduces) and "penalty" 0.01, where collisions
 // counts the pairs of chasers that overlap after the step plus the chasers
 // that an obstacle pushed out during the step.
 //
