@@ -412,7 +412,9 @@ type HetGPSProgress struct {
 	Done, Total int
 	// Iteration of Iterations is the run's iteration just done.
 	Iteration, Iterations int
-	// FPS is the frames of both teams per second of the iteration; Names
+	// FPS is the frames of both teams per second of the iteration (in the
+	// report of a finished run, of its last iteration if it trained now,
+	// else 0: a run found finished, read back); Names
 	// and Theta the parameters after it; Gain the gain measured with the
 	// gradient (NaN if θ did not step).
 	FPS   float64
@@ -494,6 +496,7 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 	}
 	cells := e.cells(opt.Dir)
 	finished := make([]*HetGPSRun, len(cells))
+	fps := make([]float64, len(cells)) // of the last iteration run now (0 if read back)
 	kept := keptHetGPSLogs(cells)
 	p := &pool{userStop: opt.Stop, order: finishedFirst(len(cells), func(i int) bool {
 		return len(kept[i]) >= cells[i].spec.Run.Iterations
@@ -530,6 +533,9 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 		if err == nil {
 			run := newHetGPSRun(c, res.Log, res.Names)
 			finished[i] = &run
+			if res.ResumedAt < its && len(res.Log) > 0 {
+				fps[i] = res.Log[len(res.Log)-1].FPS
+			}
 		}
 		return err
 	}, func(i, done int) {
@@ -538,7 +544,7 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 		}
 		run, its := finished[i], cells[i].spec.Run.Iterations
 		pr := HetGPSProgress{Run: cells[i].name, Done: done, Total: len(cells), Iteration: its, Iterations: its,
-			Names: run.Names, Gain: math.NaN()}
+			FPS: fps[i], Names: run.Names, Gain: math.NaN()}
 		if n := len(run.Log); n > 0 {
 			pr.Theta, pr.Gain = run.Log[n-1].Theta, run.Log[n-1].GradGain
 		}

@@ -315,13 +315,11 @@ func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot
 	prog := newProgress(a.stderr, a.now, a.terminal, command)
 	hp := newHetGPSProgress(prog, e, jobs)
 	opt := reproduce.HetGPSOptions{Dir: dir, Jobs: jobs, Stop: func() bool { return a.ctx.Err() != nil }}
-	trained := map[string]bool{} // runs that trained an iteration in this process
 	tablesAt, warned := 0, false // finished runs in the tables on disk; a failure to write them reported
 	opt.Progress = func(r reproduce.HetGPSProgress) {
-		trained[r.Run] = trained[r.Run] || r.FPS > 0
 		// A run trained now just finished: its trajectory and summary
-		// line, at once (runs read back are in the tables already).
-		if r.Done > tablesAt && r.Iteration == r.Iterations && trained[r.Run] {
+		// line, at once. Runs read back (FPS 0) are in the tables already.
+		if r.Done > tablesAt && r.Iteration == r.Iterations && r.FPS > 0 {
 			tablesAt = r.Done
 			if err := saveHetGPSTablesSoFar(e, dir); err != nil && !warned {
 				// Not fatal: the tables are written again at the end.
