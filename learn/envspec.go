@@ -32,7 +32,8 @@ type EnvSpec struct {
 	// Params (see its doc in package simulate). Empty keeps the
 	// environment's defaults. A name the environment does not have, or a
 	// value outside its domain, is an error of New (and of
-	// RunSpec.Check).
+	// RunSpec.Check). A RunSpec with a Maker does not use its Env, nor
+	// these.
 	Params simulate.Params
 }
 
