@@ -290,8 +290,10 @@ func tagLargeTeam() learn.Config {
 // swing by ±10 to ±36. At learning rate 3e-4 instead of 1e-3 (a probe
 // with hetgain train, not a preset) the same nine seeds of (mean, max)
 // gave −2.17 ± 6.52, not clearly positive either; one of them learned the
-// split. REPRODUCTIONS.md, section "2v2 Tag", gives the gains seed by
-// seed.
+// split. Trained on to 9.6M frames they stayed not clearly positive
+// (settled at seven seeds, 0.16 ± 8.25), and no seed split that had not
+// split by 4.8M. REPRODUCTIONS.md, section "2v2 Tag", gives the gains
+// seed by seed.
 //
 // A gain is clearly positive above 0.5 (PositiveThreshold), not Tag's
 // default of 2 (PositiveTolerance × its return scale of 100): the paper's
