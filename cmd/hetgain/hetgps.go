@@ -315,18 +315,9 @@ func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot
 	prog := newProgress(a.stderr, a.now, a.terminal, command)
 	hp := newHetGPSProgress(prog, e, jobs)
 	opt := reproduce.HetGPSOptions{Dir: dir, Jobs: jobs, Stop: func() bool { return a.ctx.Err() != nil }}
-	tablesAt, warned := 0, false // finished runs in the tables on disk; a failure to write them reported
+	tables := &tablesSoFar{w: a.stderr, command: command, save: func() error { return saveHetGPSTablesSoFar(e, dir) }}
 	opt.Progress = func(r reproduce.HetGPSProgress) {
-		// A run trained now just finished: its trajectory and summary
-		// line, at once. Runs read back (FPS 0) are in the tables already.
-		if r.Done > tablesAt && r.Iteration == r.Iterations && r.FPS > 0 {
-			tablesAt = r.Done
-			if err := saveHetGPSTablesSoFar(e, dir); err != nil && !warned {
-				// Not fatal: the tables are written again at the end.
-				fmt.Fprintf(a.stderr, "hetgain %s: warning: the tables so far are not written (%v); training goes on\n", command, err)
-				warned = true
-			}
-		}
+		tables.report(r.Done, r.Iteration, r.Iterations, r.FPS)
 		if !quiet {
 			hp.update(r)
 		}

@@ -163,3 +163,33 @@ func (r *runProgress) update(run string, runsDone, iteration, iterations int, fp
 	}
 	r.p.show(now, b.String(), runsDone >= r.runs)
 }
+
+// tablesSoFar rewrites the tables of a long command (reproduce, hetgps)
+// as each run trained now finishes, so that a command killed without the
+// chance to write them (SIGKILL, power loss) keeps every finished run in
+// them.
+type tablesSoFar struct {
+	w       io.Writer
+	command string
+	save    func() error // writes the tables of the runs finished on disk
+	at      int          // finished runs in the tables on disk
+	warned  bool         // a failure to write them was reported
+}
+
+// report takes a progress report: done runs finished, the reporting run
+// at iteration of iterations, at fps frames per second (0 for a run read
+// back, not trained now). A run trained now that just finished gets its
+// row at once; runs read back are in the tables already, and reloading
+// them all as each is read back would cost time quadratic in their
+// number. A failure is a warning, once: the tables are written again at
+// the end.
+func (t *tablesSoFar) report(done, iteration, iterations int, fps float64) {
+	if done <= t.at || iteration != iterations || fps <= 0 {
+		return
+	}
+	t.at = done
+	if err := t.save(); err != nil && !t.warned {
+		fmt.Fprintf(t.w, "hetgain %s: warning: the tables so far are not written (%v); training goes on\n", t.command, err)
+		t.warned = true
+	}
+}

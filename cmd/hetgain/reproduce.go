@@ -326,20 +326,10 @@ func trainExperiment(j *reproduceJob, e reproduce.Experiment, dir string) (*repr
 	runs := e.Runs()
 	prog := newProgress(j.stderr, j.now, j.terminal, "reproduce "+e.Name)
 	rp := newRunProgress(prog, runs, e.TotalIterations())
-	tablesAt, warned := 0, false // finished runs in the tables on disk; a failure to write them reported
+	tables := &tablesSoFar{w: j.stderr, command: "reproduce", save: func() error { return saveTablesSoFar(e, dir) }}
 	opt := reproduce.Options{Dir: dir, Jobs: j.jobs, Stop: func() bool { return j.ctx.Err() != nil }}
 	opt.Progress = func(p reproduce.Progress) {
-		// A run trained now just finished: its row, at once. Runs read
-		// back (FPS 0) are in the tables already; reloading them all as
-		// each is read back would cost time quadratic in their number.
-		if p.Done > tablesAt && p.Iteration == p.Iterations && p.FPS > 0 {
-			tablesAt = p.Done
-			if err := saveTablesSoFar(e, dir); err != nil && !warned {
-				// Not fatal: the tables are written again at the end.
-				fmt.Fprintf(j.stderr, "hetgain reproduce: warning: the tables so far are not written (%v); training goes on\n", err)
-				warned = true
-			}
-		}
+		tables.report(p.Done, p.Iteration, p.Iterations, p.FPS)
 		if !j.quiet {
 			rp.update(p.Cell, p.Done, p.Iteration, p.Iterations, p.FPS, p.EvalGain)
 		}
