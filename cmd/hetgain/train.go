@@ -373,9 +373,14 @@ func parseTaskParams(s string, env learn.EnvSpec) (*simulate.Params, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := e.SetParams(*p); err != nil {
-		return nil, fmt.Errorf("%v (the parameters of %s: %s)", strings.TrimPrefix(err.Error(), "simulate: "),
-			env.Name, paramNames(e.Params().Names))
+	known := e.Params()
+	for _, name := range p.Names {
+		if known.Index(name) < 0 {
+			return nil, fmt.Errorf("%s has no parameter %q (its parameters: %s)", env.Name, name, paramNames(known.Names))
+		}
+	}
+	if err := e.SetParams(*p); err != nil { // a value outside its domain
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "simulate: "))
 	}
 	return p, nil
 }

@@ -338,6 +338,16 @@ func TestTrainTaskParams(t *testing.T) {
 			t.Errorf("-task-params %s -task-episodes %s: exit %d, %q; want a usage error naming %q", c.params, c.episodes, code, errOut, c.want)
 		}
 	}
+	// An unknown name is answered with the parameters, listed once; a
+	// value outside its domain with the parameter's name.
+	code, _, errOut = runArgs(append(args, "-task-params", "speed=2")...)
+	if code != exitUsage || strings.Count(errOut, "escaper.speed") != 1 {
+		t.Errorf("-task-params speed=2: exit %d, %q; want a usage error listing the parameters once", code, errOut)
+	}
+	code, _, errOut = runArgs(append(args, "-task-params", "drag=-1")...)
+	if code != exitUsage || !strings.Contains(errOut, "drag") || strings.Contains(errOut, "escaper.speed") {
+		t.Errorf("-task-params drag=-1: exit %d, %q; want a usage error naming drag alone", code, errOut)
+	}
 }
 
 // TestTrainFlagsConfig checks that the PPO flags reach learn.Config, that
