@@ -292,8 +292,10 @@ func tagLargeTeam() learn.Config {
 // gave −2.17 ± 6.52, not clearly positive either; one of them learned the
 // split. Trained on to 9.6M frames they stayed not clearly positive
 // (settled at seven seeds, 0.16 ± 8.25), and no seed split that had not
-// split by 4.8M. REPRODUCTIONS.md, section "2v2 Tag", gives the gains
-// seed by seed.
+// split by 4.8M. With the distance term weighted as VMAS weighs it
+// (shaping 0.2, another probe) it was not clearly positive either
+// (settled at seven seeds, 0.89 ± 11.81), though two of the seven split.
+// REPRODUCTIONS.md, section "2v2 Tag", gives the gains seed by seed.
 //
 // A gain is clearly positive above 0.5 (PositiveThreshold), not Tag's
 // default of 2 (PositiveTolerance × its return scale of 100): the paper's
