@@ -142,6 +142,34 @@ func TestRunDirSpellings(t *testing.T) {
 	if err := CheckRunDir(dir, other); !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "Env.Agents") {
 		t.Errorf("3 agents: %v, want ErrCheckpoint naming Env.Agents", err)
 	}
+
+	// A spec.json written before Team.AgentRewards was added matches
+	// runs on the team reward only; one with a setting this version does
+	// not know matches none.
+	noField := strings.Replace(old, `"AgentRewards": false,`, "", 1)
+	if noField == old {
+		t.Fatalf("spec.json has no AgentRewards to remove:\n%s", old)
+	}
+	unknown := strings.Replace(old, `"AgentRewards": false,`, `"AgentRewards": false, "Telepathy": true,`, 1)
+	own := respelled
+	own.Team.AgentRewards = true
+	for _, c := range []struct {
+		file, what string
+		spec       RunSpec
+		want       string // "" for a match, else the setting named
+	}{
+		{noField, "without AgentRewards", respelled, ""},
+		{noField, "without AgentRewards, against agent rewards", own, "Team.AgentRewards"},
+		{unknown, "with an unknown setting", respelled, "Team.Telepathy"},
+	} {
+		if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := CheckRunDir(dir, c.spec)
+		if c.want == "" && err != nil || c.want != "" && (!errors.Is(err, ErrOtherSettings) || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("spec.json %s: %v, want %q named (or nothing)", c.what, err, c.want)
+		}
+	}
 }
 
 // TestErrOtherSettings checks that a directory holding a run of other

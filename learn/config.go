@@ -63,6 +63,15 @@ type Config struct {
 	// observation (behavioural typing: a homogeneous team can then act
 	// differently per agent).
 	AgentIndex bool
+	// AgentRewards trains each agent on its own reward, for environments
+	// that have one (simulate.AgentRewarder, such as Tag) instead of on
+	// the team reward: each agent's advantage comes from its own rewards
+	// and its own value estimates, and a Centralised critic estimates one
+	// value per agent from the observations of all. Returns, evaluations
+	// and gains stay those of the team reward. With an environment that
+	// is not an AgentRewarder, NewTeam returns an error wrapping
+	// ErrConfig.
+	AgentRewards bool
 
 	// Hidden are the widths of the hidden tanh layers of the actor and
 	// the critic networks (default 64, 64).

@@ -68,12 +68,16 @@ func mean(x []float64) float64 {
 }
 
 // criticRows returns, for critic c, the rows of frames idx it evaluates:
-// their input rows (in actorIn or criticIn) and value rows.
+// their input rows (in actorIn or criticIn) and the value rows of its
+// outputs, row by row (criticOutputs per input row).
 func (t *Team) criticRows(c int, idx []int, in, vrow []int) ([]int, []int) {
 	in, vrow = in[:0], vrow[:0]
 	for _, f := range idx {
 		if t.cfg.Critic == Centralised {
-			in, vrow = append(in, f), append(vrow, f)
+			in = append(in, f)
+			for j := 0; j < t.vRows(); j++ {
+				vrow = append(vrow, f*t.vRows()+j)
+			}
 			continue
 		}
 		for _, i := range t.agentsOf(c) {
@@ -116,7 +120,7 @@ func (t *Team) computeValues() {
 // computeAdvantages runs generalised advantage estimation backwards over
 // each episode; the last step of an episode is terminal.
 func (t *Team) computeAdvantages() {
-	b, B, vr := &t.buf, t.cfg.Envs, t.vRows()
+	b, B, vr, rw := &t.buf, t.cfg.Envs, t.vRows(), t.rewardWidth()
 	g, gl := t.cfg.Gamma, t.cfg.Gamma*t.cfg.Lambda
 	for ep := 0; ep < len(b.epReturn)/B; ep++ {
 		first := ep * b.length * B
@@ -126,7 +130,7 @@ func (t *Team) computeAdvantages() {
 				for s := b.length - 1; s >= 0; s-- {
 					f := first + s*B + k
 					v := b.value[f*vr+j]
-					adv = b.reward[f] + g*next - v + gl*adv
+					adv = b.reward[f*rw+j%rw] + g*next - v + gl*adv
 					b.adv[f*vr+j], b.target[f*vr+j] = adv, adv+v
 					next = v
 				}
@@ -332,10 +336,10 @@ func (t *Team) criticGradient(idx []int, acc *lossStats) {
 		in, vrow = t.criticRows(c, idx, in, vrow)
 		t.upd.in = gatherRows(t.upd.in, t.criticInput(), t.cInDim, len(in), func(q int) int { return in[q] })
 		out := t.critics[c].forward(t.upd.criticWorks[c], t.upd.in, len(in))
-		if cap(t.upd.dOut) < len(in) {
-			t.upd.dOut = make([]float64, len(in))
+		if cap(t.upd.dOut) < len(vrow) {
+			t.upd.dOut = make([]float64, len(vrow))
 		}
-		dOut := t.upd.dOut[:len(in)]
+		dOut := t.upd.dOut[:len(vrow)]
 		for q, r := range vrow {
 			d := out[q] - t.buf.target[r]
 			dOut[q] = d / total

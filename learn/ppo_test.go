@@ -31,6 +31,16 @@ func captureMaker(n, m, length int) EnvMaker {
 	}
 }
 
+// tagMaker returns a small 2v2-style Tag (N chasers, M escapers, episodes
+// of length steps, U = min, T = max), whose chasers have rewards of their
+// own (simulate.AgentRewarder).
+func tagMaker(n, m, length int) EnvMaker {
+	return func(batch int) (simulate.Env, error) {
+		r := aggregators.NewReward(aggregators.Min{}, aggregators.Max{})
+		return simulate.NewTag(simulate.TagConfig{Batch: batch, Chasers: n, Escapers: m, Obstacles: 2, Reward: r, EpisodeLength: length})
+	}
+}
+
 func mustTeam(t testing.TB, mk EnvMaker, cfg Config) *Team {
 	t.Helper()
 	tm, err := NewTeam(mk, cfg)
@@ -88,12 +98,25 @@ func refLayerSizes(tm *Team, critic bool) []int {
 		out = sp.Choices
 	}
 	if critic {
+		out = 1
 		if cfg.Critic == Centralised {
 			in = tm.n * tm.obsDim
+			if cfg.AgentRewards {
+				out = tm.n // a value per agent
+			}
 		}
-		out = 1
 	}
 	return append(append([]int{in}, cfg.Hidden...), out)
+}
+
+// refValueRows is the number of value estimates (and advantages) per
+// frame: one per agent with per-agent critics or the agents' own rewards,
+// else one for the team.
+func refValueRows(cfg Config, n int) int {
+	if cfg.Critic == PerAgent || cfg.AgentRewards {
+		return n
+	}
+	return 1
 }
 
 // refAdvantageScale returns the mean and 1/(std + 1e-8) of the advantages
@@ -103,10 +126,7 @@ func refAdvantageScale(tm *Team, idx []int) (float64, float64) {
 	if tm.cfg.RawAdvantage {
 		return 0, 1
 	}
-	vr := 1
-	if tm.cfg.Critic == PerAgent {
-		vr = tm.n
-	}
+	vr := refValueRows(tm.cfg, tm.n)
 	var all []float64
 	for _, f := range idx {
 		all = append(all, tm.buf.adv[f*vr:(f+1)*vr]...)
@@ -145,10 +165,7 @@ func refActorLoss(tm *Team, theta []float64, idx []int, samples *[]surrogateSamp
 	if !disc {
 		per += out
 	}
-	vr := 1
-	if cfg.Critic == PerAgent {
-		vr = n
-	}
+	vr := refValueRows(cfg, n)
 	am, ainv := refAdvantageScale(tm, idx)
 	eps := cfg.Clip
 	total := 0.0
@@ -206,17 +223,15 @@ func refCriticLoss(tm *Team, phi []float64, idx []int) float64 {
 	n := tm.n
 	sizes := refLayerSizes(tm, true)
 	np := refNumParams(sizes)
-	vr := 1
-	if cfg.Critic == PerAgent {
-		vr = n
-	}
+	vr := refValueRows(cfg, n)
 	s := 0.0
 	for _, f := range idx {
 		for j := 0; j < vr; j++ {
 			var x []float64
-			c := 0
+			c, out := 0, 0
 			if cfg.Critic == Centralised {
 				x = tm.buf.criticIn[f*sizes[0] : (f+1)*sizes[0]]
+				out = j // agent j's value, or the team's (j = 0)
 			} else {
 				row := f*n + j
 				x = tm.buf.actorIn[row*sizes[0] : (row+1)*sizes[0]]
@@ -224,7 +239,7 @@ func refCriticLoss(tm *Team, phi []float64, idx []int) float64 {
 					c = j
 				}
 			}
-			v := refForward(sizes, phi[c*np:(c+1)*np], x)[0]
+			v := refForward(sizes, phi[c*np:(c+1)*np], x)[out]
 			d := v - tm.buf.target[f*vr+j]
 			s += d * d / 2
 		}
@@ -291,13 +306,14 @@ func gradCases() []gradCase {
 		{"matrix-cont", matrixMaker(2, 3, false, "min", "max")},
 		{"matrix-disc", matrixMaker(3, 2, true, "min", "mean")},
 		{"capture", captureMaker(2, 2, 5)},
+		{"tag-own-rewards", tagMaker(2, 2, 5)},
 	}
 	var cs []gradCase
 	for _, e := range envs {
 		for _, kind := range []TeamKind{Heterogeneous, Homogeneous} {
 			for _, critic := range []CriticKind{Centralised, PerAgent} {
 				for _, index := range []bool{false, true} {
-					cfg := Config{Kind: kind, Critic: critic, AgentIndex: index,
+					cfg := Config{Kind: kind, Critic: critic, AgentIndex: index, AgentRewards: e.name == "tag-own-rewards",
 						Hidden: []int{6, 5}, Envs: 3, FramesPerIter: 30, Minibatch: 20,
 						LR: 0.03, Clip: 0.1, EntropyCoef: 0.05, InitLogStd: -0.3, MaxGradNorm: 10,
 						Gamma: 0.8, Lambda: 0.7, Seed: 11}
@@ -822,18 +838,41 @@ func TestSampleCategoricalBoundaries(t *testing.T) {
 // A_t = Σ_l (γλ)^l δ_{t+l}, δ_t = r_t + γV_{t+1} − V_t (V after the last
 // step of an episode is 0), target = A + V.
 func TestGAEBruteForce(t *testing.T) {
-	for _, critic := range []CriticKind{Centralised, PerAgent} {
-		for _, kind := range []TeamKind{Heterogeneous, Homogeneous} {
+	for _, own := range []bool{false, true} {
+		for _, critic := range []CriticKind{Centralised, PerAgent} {
+			for _, kind := range []TeamKind{Heterogeneous, Homogeneous} {
+				testGAEBruteForce(t, own, critic, kind)
+			}
+		}
+	}
+}
+
+// testGAEBruteForce is TestGAEBruteForce for one setting; own trains on
+// the agents' own rewards (Tag) instead of the team's (Capture).
+func testGAEBruteForce(t *testing.T, own bool, critic CriticKind, kind TeamKind) {
+	{
+		{
 			const W, B, L, N = 2, 3, 5, 2
-			cfg := Config{Kind: kind, Critic: critic, Hidden: []int{4}, Envs: B, Workers: W, FramesPerIter: 50, Gamma: 0.8, Lambda: 0.65, Seed: 2}
-			tm := mustTeam(t, captureMaker(N, 2, L), cfg)
+			cfg := Config{Kind: kind, Critic: critic, AgentRewards: own, Hidden: []int{4}, Envs: B, Workers: W, FramesPerIter: 50, Gamma: 0.8, Lambda: 0.65, Seed: 2}
+			mk := captureMaker(N, 2, L)
+			if own {
+				mk = tagMaker(N, 2, L)
+			}
+			tm := mustTeam(t, mk, cfg)
 			E := 2 // ceil(50 / (W·B·L))
 			if tm.buf.frames != W*E*L*B {
 				t.Fatalf("%d frames, want %d", tm.buf.frames, W*E*L*B)
 			}
-			vr := 1
-			if critic == PerAgent {
+			vr, rw := 1, 1
+			if critic == PerAgent || own {
 				vr = N
+			}
+			if own {
+				rw = N
+			}
+			if len(tm.buf.reward) != tm.buf.frames*rw || len(tm.buf.value) != tm.buf.frames*vr {
+				t.Fatalf("own rewards %v, %v: %d rewards and %d values for %d frames, want %d per frame and %d",
+					own, critic, len(tm.buf.reward), len(tm.buf.value), tm.buf.frames, rw, vr)
 			}
 			r := newRNG(4, uint64(critic), uint64(kind))
 			for f := range tm.buf.reward {
@@ -858,13 +897,17 @@ func TestGAEBruteForce(t *testing.T) {
 								}
 								want := 0.0
 								for l := 0; s+l < L; l++ {
-									delta := tm.buf.reward[frame(s+l)] + g*V(s+l+1) - V(s+l)
+									rew := tm.buf.reward[frame(s+l)] // the team's
+									if own {
+										rew = tm.buf.reward[frame(s+l)*N+j] // agent j's
+									}
+									delta := rew + g*V(s+l+1) - V(s+l)
 									want += math.Pow(gl, float64(l)) * delta
 								}
 								f := frame(s)*vr + j
 								if math.Abs(tm.buf.adv[f]-want) > 1e-12 {
-									t.Fatalf("%v/%v worker %d episode %d step %d element %d row %d: advantage %v, want %v",
-										critic, kind, w, e, s, b, j, tm.buf.adv[f], want)
+									t.Fatalf("own rewards %v, %v/%v worker %d episode %d step %d element %d row %d: advantage %v, want %v",
+										own, critic, kind, w, e, s, b, j, tm.buf.adv[f], want)
 								}
 								if math.Abs(tm.buf.target[f]-(want+V(s))) > 1e-12 {
 									t.Fatalf("target %v, want %v", tm.buf.target[f], want+V(s))

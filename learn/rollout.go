@@ -21,7 +21,7 @@ type buffer struct {
 	criticIn []float64 // [F][cInDim] (centralised) or nil (per agent: actorIn)
 	raw      []float64 // [F][N][rawW]: pre-squash Gaussian values, or the chosen index
 	logp     []float64 // [F][N]
-	reward   []float64 // [F]
+	reward   []float64 // [F][rewardWidth]: team rewards, or each agent's own
 	value    []float64 // [F][vRows]
 	adv      []float64 // [F][vRows]
 	target   []float64 // [F][vRows]
@@ -29,10 +29,28 @@ type buffer struct {
 }
 
 // vRows is the number of value estimates per frame: 1 for a centralised
-// critic, N for per-agent critics.
+// critic of the team reward, N for per-agent critics or agent rewards.
 func (t *Team) vRows() int {
-	if t.cfg.Critic == PerAgent {
+	if t.cfg.Critic == PerAgent || t.cfg.AgentRewards {
 		return t.n
+	}
+	return 1
+}
+
+// rewardWidth is the number of rewards stored per frame: N with agent
+// rewards, else 1 (the team's).
+func (t *Team) rewardWidth() int {
+	if t.cfg.AgentRewards {
+		return t.n
+	}
+	return 1
+}
+
+// criticOutputs is the output width of each critic network: one value
+// per agent for a centralised critic of agent rewards, else 1.
+func (t *Team) criticOutputs() int {
+	if t.cfg.Critic == Centralised {
+		return t.vRows()
 	}
 	return 1
 }
@@ -56,7 +74,7 @@ func newBuffer(t *Team) buffer {
 	}
 	b.raw = make([]float64, F*t.n*t.rawW())
 	b.logp = make([]float64, F*t.n)
-	b.reward = make([]float64, F)
+	b.reward = make([]float64, F*t.rewardWidth())
 	vr := t.vRows()
 	b.value = make([]float64, F*vr)
 	b.adv = make([]float64, F*vr)
@@ -151,10 +169,30 @@ func (w *worker) episode(first int, r *rng) error {
 			if math.IsNaN(rew[k]) || math.IsInf(rew[k], 0) {
 				return fmt.Errorf("learn: environment %s returned reward %v: %w", w.env.Name(), rew[k], ErrDiverged)
 			}
-			b.reward[f0+k] = rew[k]
 			ret[k] += rew[k]
 		}
+		if t.cfg.AgentRewards {
+			if err := w.storeAgentRewards(f0); err != nil {
+				return err
+			}
+			continue
+		}
+		copy(b.reward[f0:f0+B], rew)
 	}
+	return nil
+}
+
+// storeAgentRewards writes the agents' own rewards of the last step into
+// the rewards of frames f0..f0+B-1.
+func (w *worker) storeAgentRewards(f0 int) error {
+	t := w.t
+	rew := w.env.(simulate.AgentRewarder).AgentRewards()
+	for k, v := range rew[:t.cfg.Envs*t.n] {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("learn: environment %s returned reward %v for agent %d: %w", w.env.Name(), v, k%t.n, ErrDiverged)
+		}
+	}
+	copy(t.buf.reward[f0*t.n:(f0+t.cfg.Envs)*t.n], rew)
 	return nil
 }
 

@@ -187,30 +187,53 @@ func sameSpec(old, new []byte) error {
 	}
 	delete(a, "Iterations")
 	delete(b, "Iterations")
-	canonicalEnvs(a)
-	canonicalEnvs(b)
+	canonicalSettings(a)
+	canonicalSettings(b)
 	return specDiff("", a, b)
 }
 
-// canonicalEnvs puts the environment of a decoded specification (at "Env"
-// in a paired run's, at "Run.Env" in HetGPS's) in the canonical form of
-// EnvSpec.withDefaults, so that a spec.json written before that form (an
-// Agents of 0 for the default 2, say) still matches its run.
-func canonicalEnvs(spec map[string]interface{}) {
+// canonicalSettings puts the environment and the team settings of a
+// decoded specification (at "Env" and "Team" in a paired run's, under
+// "Run" in HetGPS's) in their canonical forms: EnvSpec.withDefaults, and
+// Config as this version writes it. So a spec.json written before that
+// form (an Agents of 0 for the default 2, say) or before a setting was
+// added (Team.AgentRewards: false) still matches its run. A setting this
+// version does not know is left as it is, and so reported as a difference.
+func canonicalSettings(spec map[string]interface{}) {
 	if run, ok := spec["Run"].(map[string]interface{}); ok {
-		canonicalEnvs(run)
-	}
-	decoded, ok := spec["Env"]
-	if !ok {
-		return
+		canonicalSettings(run)
 	}
 	var env EnvSpec
-	if raw, err := json.Marshal(decoded); err != nil || json.Unmarshal(raw, &env) != nil {
-		return
+	if decodeSetting(spec, "Env", &env) {
+		setSetting(spec, "Env", env.withDefaults())
 	}
+	var team Config
+	if decodeSetting(spec, "Team", &team) {
+		setSetting(spec, "Team", team)
+	}
+}
+
+// decodeSetting decodes spec[key] into v and reports whether it could:
+// whether spec has key and its value has no field that v lacks.
+func decodeSetting(spec map[string]interface{}, key string, v interface{}) bool {
+	decoded, ok := spec[key]
+	if !ok {
+		return false
+	}
+	raw, err := json.Marshal(decoded)
+	if err != nil {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v) == nil
+}
+
+// setSetting sets spec[key] to v as decoded from its JSON.
+func setSetting(spec map[string]interface{}, key string, v interface{}) {
 	var canonical interface{}
-	if json.Unmarshal(mustJSON(env.withDefaults()), &canonical) == nil {
-		spec["Env"] = canonical
+	if json.Unmarshal(mustJSON(v), &canonical) == nil {
+		spec[key] = canonical
 	}
 }
 

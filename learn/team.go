@@ -81,6 +81,9 @@ func (t *Team) adopt(env simulate.Env) error {
 	if env.Batch() != t.cfg.Envs {
 		return fmt.Errorf("learn: EnvMaker returned an environment of batch %d for %d: %w", env.Batch(), t.cfg.Envs, ErrConfig)
 	}
+	if _, ok := env.(simulate.AgentRewarder); t.cfg.AgentRewards && !ok {
+		return fmt.Errorf("learn: AgentRewards: environment %s has no rewards of each agent's own (it is not a simulate.AgentRewarder): %w", env.Name(), ErrConfig)
+	}
 	if t.workers == nil {
 		t.n, t.obsDim, t.space = env.Agents(), env.ObsDim(), sp
 		if sp.Discrete && sp.Choices < 1 || !sp.Discrete && sp.Dim < 1 {
@@ -133,7 +136,7 @@ func (t *Team) initNetworks() {
 		t.cInDim, nCritics = t.inDim, nActors
 	}
 	for c := 0; c < nCritics; c++ {
-		t.critics = append(t.critics, newMLP(layerSizes(t.cInDim, cfg.Hidden, 1), &r, 1))
+		t.critics = append(t.critics, newMLP(layerSizes(t.cInDim, cfg.Hidden, t.criticOutputs()), &r, 1))
 	}
 	t.criticParams, t.criticOffs = flatten(t.critics, 0)
 	t.actorGrad = make([]float64, len(t.actorParams))

@@ -39,6 +39,11 @@ func TestNewTeamErrors(t *testing.T) {
 	if _, err := NewTeam(blind, Config{Envs: 2}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "observation") {
 		t.Errorf("environment without observations: %v, want ErrConfig naming the observation", err)
 	}
+	// Agent rewards from an environment that has only the team's.
+	if _, err := NewTeam(matrixMaker(2, 2, false, "min", "max"), Config{Envs: 2, AgentRewards: true}); !errors.Is(err, ErrConfig) ||
+		!strings.Contains(err.Error(), "AgentRewards") || !strings.Contains(err.Error(), "matrix") {
+		t.Errorf("AgentRewards in the matrix game: %v, want ErrConfig naming AgentRewards and the environment", err)
+	}
 	// A maker that ignores the batch it is asked for.
 	for _, b := range []int{2, 5} {
 		fixed := func(int) (simulate.Env, error) { return matrixMaker(2, 2, false, "min", "max")(b) }
@@ -214,10 +219,18 @@ func replay(t *testing.T, tm *Team, mk EnvMaker) {
 				}
 				for k, rw := range env.Reward() {
 					f := ((w*E+e)*L+s)*B + k
-					if tm.buf.reward[f] != rw {
+					if !cfg.AgentRewards && tm.buf.reward[f] != rw {
 						t.Fatalf("worker %d episode %d step %d element %d: reward %v, replay %v", w, e, s, k, tm.buf.reward[f], rw)
 					}
 					ret[k] += rw
+				}
+				if cfg.AgentRewards {
+					for q, rw := range env.(simulate.AgentRewarder).AgentRewards() {
+						f := ((w*E+e)*L+s)*B + q/n
+						if tm.buf.reward[f*n+q%n] != rw {
+							t.Fatalf("worker %d episode %d step %d element %d agent %d: reward %v, replay %v", w, e, s, q/n, q%n, tm.buf.reward[f*n+q%n], rw)
+						}
+					}
 				}
 			}
 			for k := range ret {
@@ -471,3 +484,54 @@ type noObservation struct{ simulate.Env }
 
 func (noObservation) ObsDim() int    { return 0 }
 func (noObservation) Obs() []float64 { return nil }
+
+// teamAsOwn gives every agent the team reward as its own.
+type teamAsOwn struct {
+	simulate.Env
+	own []float64
+}
+
+func (e *teamAsOwn) AgentRewards() []float64 {
+	n := e.Agents()
+	if e.own == nil {
+		e.own = make([]float64, e.Batch()*n)
+	}
+	for q := range e.own {
+		e.own[q] = e.Reward()[q/n]
+	}
+	return e.own
+}
+
+// TestAgentRewardsOfTheTeam checks that training on agent rewards that
+// all equal the team reward is training on the team reward, bit for bit,
+// with per-agent critics (whose value rows are the same either way).
+func TestAgentRewardsOfTheTeam(t *testing.T) {
+	mk := func(b int) (simulate.Env, error) {
+		env, err := captureMaker(2, 2, 6)(b)
+		return &teamAsOwn{Env: env}, err
+	}
+	for _, kind := range []TeamKind{Heterogeneous, Homogeneous} {
+		cfg := Config{Kind: kind, Critic: PerAgent, Hidden: []int{8}, Envs: 4, FramesPerIter: 48, Minibatch: 10, Seed: 3}
+		team, own := mustTeam(t, mk, cfg), mustTeam(t, mk, func() Config { c := cfg; c.AgentRewards = true; return c }())
+		for it := 0; it < 3; it++ {
+			for _, tm := range []*Team{team, own} {
+				if _, err := tm.Iterate(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for _, p := range []struct {
+			name      string
+			team, own []float64
+		}{{"actor", team.actorParams, own.actorParams}, {"critic", team.criticParams, own.criticParams}} {
+			for k := range p.team {
+				if math.Float64bits(p.team[k]) != math.Float64bits(p.own[k]) {
+					t.Fatalf("%v: %s parameter %d: %v on the team reward, %v on agent rewards equal to it", kind, p.name, k, p.team[k], p.own[k])
+				}
+			}
+		}
+		if nonZero(team.actorParams) == 0 {
+			t.Fatal("no actor parameters")
+		}
+	}
+}

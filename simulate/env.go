@@ -199,6 +199,20 @@ type Env interface {
 	EpisodeLength() int
 }
 
+// AgentRewarder is implemented by environments whose team reward is the
+// mean of rewards of each agent's own, such as Tag, whose distance term is
+// each chaser's own distance to its nearest escaper. Learners can train
+// each agent on its reward (learn.Config.AgentRewards) instead of the
+// team's.
+type AgentRewarder interface {
+	Env
+	// AgentRewards returns the flat [B][N] rewards of the agents in the
+	// last step (zeros after Reset), owned by the environment like
+	// Reward. For every batch element their mean over the agents is the
+	// team reward Reward, up to rounding.
+	AgentRewards() []float64
+}
+
 // Embodied is implemented by environments whose agents and tasks have
 // positions in the plane, for recording and plotting. The position
 // accessors of this package's environments panic with a "simulate: "

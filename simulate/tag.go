@@ -158,7 +158,10 @@ type TagConfig struct {
 // their reward, sums the chasers' terms instead, which "shaping" 0.1·N
 // reproduces) and "penalty" 0.01, where collisions
 // counts the pairs of chasers that overlap after the step plus the chasers
-// that an obstacle pushed out during the step.
+// that an obstacle pushed out during the step. Tag is an AgentRewarder:
+// chaser i's own reward is the same with its own distance min_j |c_i - e_j|
+// in place of the mean over chasers (the paper's per-chaser form), so the
+// team reward is their mean.
 //
 // Parameters θ: the reward's "U.t", "T.t" (or "T0.t", ...), "drag" (in
 // [0, 1]), "force", "escaper.force" (in [0, MaxPhysical]), "chaser.speed",
@@ -185,12 +188,13 @@ type Tag struct {
 	pos, vel      []float64 // [B][N+M][2]
 	obst          []float64 // [B][O][2]
 	obs, eff, rew []float64
+	agentRew      []float64 // [B][N]: each chaser's own reward
 	done          []bool
 	steps         int
 	started       bool
 
 	// next state, committed when a step succeeds
-	posN, velN, obsN, effN, rewN []float64
+	posN, velN, obsN, effN, rewN, agentRewN []float64
 	// per-element scratch
 	p, v, f []float64 // [N+M][2]
 	pushed  []bool    // [N+M]: pushed out by an obstacle during the step
@@ -258,6 +262,7 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	g.obs, g.obsN = make([]float64, B*N*g.od), make([]float64, B*N*g.od)
 	g.eff, g.effN = make([]float64, B*N*M), make([]float64, B*N*M)
 	g.rew, g.rewN = make([]float64, B), make([]float64, B)
+	g.agentRew, g.agentRewN = make([]float64, B*N), make([]float64, B*N)
 	g.done = make([]bool, B)
 	g.p, g.v, g.f = make([]float64, 2*E), make([]float64, 2*E), make([]float64, 2*E)
 	g.pushed = make([]bool, E)
@@ -466,6 +471,7 @@ func (g *Tag) Reset(seed int64) error {
 	}
 	zero(g.eff)
 	zero(g.rew)
+	zero(g.agentRew)
 	for b := range g.done {
 		g.done[b] = false
 	}
@@ -510,7 +516,7 @@ func (g *Tag) Step(actions []float64) error {
 		g.physics(p, v, obst)
 		copy(g.posN[b*E*2:(b+1)*E*2], p)
 		copy(g.velN[b*E*2:(b+1)*E*2], v)
-		r, err := g.score(b, g.posN, g.eff, g.effN)
+		r, err := g.score(b, g.posN, g.eff, g.effN, g.agentRewN[b*N:(b+1)*N])
 		if err != nil {
 			return fmt.Errorf("simulate: tag: batch %d: %w", b, err)
 		}
@@ -522,6 +528,7 @@ func (g *Tag) Step(actions []float64) error {
 	g.obs, g.obsN = g.obsN, g.obs
 	g.eff, g.effN = g.effN, g.eff
 	g.rew, g.rewN = g.rewN, g.rew
+	g.agentRew, g.agentRewN = g.agentRewN, g.agentRew
 	g.steps++
 	if g.steps >= g.length {
 		for b := range g.done {
@@ -660,8 +667,9 @@ func (g *Tag) nearest(p []float64, i int) (float64, int) {
 }
 
 // score computes the efforts of element b from positions pos (and, unless
-// PerStep, the previous efforts prev) into eff and returns the step's reward.
-func (g *Tag) score(b int, pos, prev, eff []float64) (float64, error) {
+// PerStep, the previous efforts prev) into eff, the chasers' own rewards
+// into agentRew ([N]), and returns the step's team reward.
+func (g *Tag) score(b int, pos, prev, eff, agentRew []float64) (float64, error) {
 	N, M, E := g.n, g.m, g.ne
 	p := pos[b*E*2 : (b+1)*E*2]
 	e := eff[b*N*M : (b+1)*N*M]
@@ -676,13 +684,18 @@ func (g *Tag) score(b int, pos, prev, eff []float64) (float64, error) {
 			e[i*M+j] = r
 		}
 		d, _ := g.nearest(p, i)
+		agentRew[i] = d
 		dist += d
 	}
 	r, err := g.fn.value(e)
 	if err != nil {
 		return r, err
 	}
-	return -g.shaping*dist/float64(N) + r - g.penalty*float64(g.collisions(p)), nil
+	shared := r - g.penalty*float64(g.collisions(p))
+	for i, d := range agentRew {
+		agentRew[i] = -g.shaping*d + shared
+	}
+	return -g.shaping*dist/float64(N) + shared, nil
 }
 
 // observe writes the observations of element b from positions and
@@ -730,6 +743,11 @@ func (g *Tag) Obs() []float64 { return g.obs }
 
 // Reward returns the [B] rewards of the last step.
 func (g *Tag) Reward() []float64 { return g.rew }
+
+// AgentRewards returns the flat [B][N] rewards of the chasers in the last
+// step: chaser i's is -shaping · min_j |c_i - e_j| + R(A) - penalty ·
+// collisions, its own distance in place of the team's mean distance.
+func (g *Tag) AgentRewards() []float64 { return g.agentRew }
 
 // Effort returns the flat [B][N][M] capture matrices of the last step.
 func (g *Tag) Effort() []float64 { return g.eff }

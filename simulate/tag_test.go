@@ -387,6 +387,24 @@ func TestTagMatchesDefinition(t *testing.T) {
 				if got := g.Reward()[b]; math.Abs(got-want) > 1e-12 {
 					t.Fatalf("step %d element %d: reward %v, definition %v (R = %v, dist %v, collisions %d)", s, b, got, want, R, dist, coll)
 				}
+				// Each chaser's own reward: its own distance to its nearest
+				// escaper in place of the mean; their mean is the team's.
+				own := g.AgentRewards()[b*N : (b+1)*N]
+				sum := 0.0
+				for i := 0; i < N; i++ {
+					near := math.Inf(1)
+					for j := 0; j < M; j++ {
+						near = math.Min(near, math.Hypot(r.p[i][0]-r.p[N+j][0], r.p[i][1]-r.p[N+j][1]))
+					}
+					wantOwn := -r.par["shaping"]*near + R - r.par["penalty"]*float64(coll)
+					if math.Abs(own[i]-wantOwn) > 1e-12 {
+						t.Fatalf("step %d element %d: chaser %d's reward %v, definition %v (nearest escaper at %v)", s, b, i, own[i], wantOwn, near)
+					}
+					sum += own[i]
+				}
+				if got := g.Reward()[b]; math.Abs(sum/float64(N)-got) > 1e-12 {
+					t.Fatalf("step %d element %d: mean of the chasers' rewards %v, team reward %v", s, b, sum/float64(N), got)
+				}
 			}
 			// The observation layout.
 			for b := 0; b < B; b++ {
@@ -1161,5 +1179,53 @@ func TestTagVMASForces(t *testing.T) {
 	}
 	if slowHet > 1 || slowHom > 1 || math.Abs(slowHet-slowHom) > 0.3 {
 		t.Errorf("VMAS's multipliers: specialists %.3f, nearest %.3f; want both under 1 and about equal", slowHet, slowHom)
+	}
+}
+
+// TestTagAgentRewardsLifecycle checks that the chasers' own rewards are
+// zero after Reset, set by a Step, untouched by a failed Step, and that
+// they differ between chasers by the shaping weight times the difference
+// of their distances.
+func TestTagAgentRewardsLifecycle(t *testing.T) {
+	g := newTag(t, TagConfig{Batch: 3})
+	var _ AgentRewarder = g
+	N := g.Agents()
+	for round := 0; round < 2; round++ {
+		if err := g.Reset(int64(5 + round)); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range g.AgentRewards() {
+			if v != 0 {
+				t.Fatalf("round %d: after Reset, agent reward %d is %v", round, k, v)
+			}
+		}
+		if err := g.Step(randomActions(3, g.Batch()*N*2, -1, 1)); err != nil {
+			t.Fatal(err)
+		}
+		before := append([]float64(nil), g.AgentRewards()...)
+		bad := randomActions(4, g.Batch()*N*2, -1, 1)
+		bad[3] = math.NaN()
+		if err := g.Step(bad); !errors.Is(err, ErrAction) {
+			t.Fatalf("NaN action: %v, want ErrAction", err)
+		}
+		for k, v := range g.AgentRewards() {
+			if v != before[k] {
+				t.Fatalf("a failed Step changed agent reward %d from %v to %v", k, before[k], v)
+			}
+		}
+		for b := 0; b < g.Batch(); b++ {
+			chasers, escapers := g.AgentPositions(b), g.TaskPositions(b)
+			near := func(i int) float64 {
+				d := math.Inf(1)
+				for j := 0; j < g.Tasks(); j++ {
+					d = math.Min(d, math.Hypot(chasers[2*i]-escapers[2*j], chasers[2*i+1]-escapers[2*j+1]))
+				}
+				return d
+			}
+			own := before[b*N : (b+1)*N]
+			if got, want := own[0]-own[1], -TagShaping*(near(0)-near(1)); math.Abs(got-want) > 1e-12 {
+				t.Errorf("element %d: chaser 0's reward less chaser 1's is %v, want -shaping·(d0-d1) = %v", b, got, want)
+			}
+		}
 	}
 }

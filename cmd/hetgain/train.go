@@ -118,7 +118,7 @@ type trainFlags struct {
 	evalEvery, evalEpisodes                         *int
 	lr, entropy, gamma, lambda, clip, maxGradNorm   *float64
 	hidden                                          *string
-	ippo, agentIndex, reference                     *bool
+	ippo, agentIndex, agentRewards, reference       *bool
 }
 
 func addTrainFlags(fs *flag.FlagSet) trainFlags {
@@ -139,6 +139,7 @@ func addTrainFlags(fs *flag.FlagSet) trainFlags {
 		hidden:        fs.String("hidden", "", "widths of the hidden layers, as `64,64` (default 64,64, or 256,256 with -reference; at most 16 layers of 16384)"),
 		ippo:          fs.Bool("ippo", false, "IPPO: a critic per agent on its own observation (default MAPPO: one centralised critic)"),
 		agentIndex:    fs.Bool("agent-index", false, "append each agent's one-hot index to its observation"),
+		agentRewards:  fs.Bool("agent-rewards", false, "train each agent on its own reward, where the environment has one (tag: its own distance term); returns and gains stay the team's"),
 		reference:     fs.Bool("reference", false, "start from the paper's settings (learn.ReferenceConfig) instead of learn's defaults"),
 	}
 }
@@ -205,6 +206,7 @@ func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
 		c.Critic = learn.PerAgent
 	}
 	c.AgentIndex = *f.agentIndex
+	c.AgentRewards = *f.agentRewards
 	if *f.evalEvery < 0 || *f.evalEpisodes < 0 {
 		return c, usagef("-eval-every %d -eval-episodes %d: want >= 0", *f.evalEvery, *f.evalEpisodes)
 	}
@@ -227,6 +229,9 @@ func (f trainFlags) checkSizes(fs *flag.FlagSet, spec learn.RunSpec, extraEpisod
 	if err != nil {
 		return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 	}
+	if err := checkAgentRewards(spec); err != nil {
+		return err
+	}
 	full := spec.WithDefaults()
 	frames := float64(full.Team.FramesPerIteration(s.length))
 	if isSet(fs, "minibatch") && float64(*f.minibatch) > frames {
@@ -235,6 +240,22 @@ func (f trainFlags) checkSizes(fs *flag.FlagSet, spec learn.RunSpec, extraEpisod
 	}
 	return checkMemory(pairBytes(spec, s, extraEpisodes, extraCost), "the two teams",
 		append(sizeFlags(spec), extraFlags...)...)
+}
+
+// checkAgentRewards returns a usage error if spec trains on the agents'
+// own rewards (-agent-rewards) in an environment that has none.
+func checkAgentRewards(spec learn.RunSpec) error {
+	if !spec.Team.AgentRewards {
+		return nil
+	}
+	env, err := spec.Env.New(1)
+	if err != nil {
+		return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
+	}
+	if _, ok := env.(simulate.AgentRewarder); !ok {
+		return usagef("-agent-rewards: %s has no rewards of each agent's own, only the team's (tag has: each chaser's own distance term)", spec.Env.Name)
+	}
+	return nil
 }
 
 func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {

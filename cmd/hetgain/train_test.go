@@ -494,3 +494,36 @@ func TestTrainPlotPath(t *testing.T) {
 		t.Errorf("-plot removed during training: exit %d, stdout %q, stderr %q; want the results, then the error", code, stdout.String(), stderr.String())
 	}
 }
+
+// TestTrainAgentRewards checks -agent-rewards: refused, naming the flag and
+// the environment, where the environment has only the team reward, and
+// kept in the run's settings in Tag.
+func TestTrainAgentRewards(t *testing.T) {
+	for _, args := range [][]string{
+		{"train", "-env", "matrix", "-U", "min", "-T", "max", "-agent-rewards", "-iterations", "1"},
+		{"hetgps", "-env", "capture", "-U", "softmax(0)", "-T", "softmax(0)", "-agent-rewards", "-iterations", "1"},
+	} {
+		dir := filepath.Join(t.TempDir(), "run")
+		code, _, errOut := runArgs(append(args, "-quiet", "-dir", dir)...)
+		if code != exitUsage || !strings.Contains(errOut, "-agent-rewards") || !strings.Contains(errOut, args[2]) {
+			t.Errorf("%s: exit %d, %q; want a usage error naming -agent-rewards and %s", strings.Join(args, " "), code, errOut, args[2])
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%s: the refused run made %s (%v)", strings.Join(args, " "), dir, err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "tag")
+	code, out, errOut := runArgs("train", "-env", "tag", "-U", "mean", "-T", "max", "-agent-rewards", "-iterations", "1",
+		"-hidden", "8", "-envs", "2", "-frames-per-iter", "200", "-minibatch", "100", "-epochs", "1", "-eval-episodes", "2",
+		"-quiet", "-dir", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	pair, err := learn.LoadPair(filepath.Join(dir, "seed1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pair.Het().Config().AgentRewards || !pair.Hom().Config().AgentRewards {
+		t.Error("the run's teams do not train on agent rewards")
+	}
+}
