@@ -19,6 +19,13 @@
 // observation and estimates the team's value) or PerAgent (IPPO: each
 // agent's critic sees its own actor input; shared or not like the actors).
 //
+// Agents learn from the team reward, or, with Config.AgentRewards, each
+// from its own reward where the environment has one
+// (simulate.AgentRewarder: in Tag a chaser's own distance term in place of
+// the team's mean of them): each agent's advantages then come from its
+// own rewards, and a Centralised critic estimates one value per agent.
+// Returns, evaluations and gains are those of the team reward either way.
+//
 // # Training
 //
 // Team.Iterate collects Config.FramesPerIter frames (one frame is one

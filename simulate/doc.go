@@ -13,6 +13,10 @@
 //	Effort  [B][N][M]
 //	Reward  [B]
 //
+// An environment whose team reward is the mean of rewards of each agent's
+// own (Tag: each chaser's own distance term) is an AgentRewarder, whose
+// AgentRewards are [B][N].
+//
 // Environments: MatrixGame (the one-step matrix game of the paper,
 // continuous or discrete), Capture (Multi-goal-capture with the VMAS
 // physics of the paper's scenario, optional range sensor), Tag (N chasers

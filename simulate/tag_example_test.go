@@ -93,3 +93,24 @@ func ExampleProfile() {
 	// homogeneous false: chaser 1 caught escapers 1, 2: 0.22 0.02; chaser 2: 0.02 0.23; both caught: 0.10; return 23.1
 	// homogeneous true: chaser 1 caught escapers 1, 2: 0.08 0.12; chaser 2: 0.11 0.11; both caught: 0.06; return 17.8
 }
+
+// Each chaser's own reward in Tag: its own distance to its nearest
+// escaper in place of the team's mean distance, so that the team reward
+// is the mean of the chasers' rewards.
+func ExampleTag_AgentRewards() {
+	g, err := simulate.Tag2v2(1, aggregators.NewReward(aggregators.Mean{}, aggregators.Max{}))
+	if err != nil {
+		panic(err)
+	}
+	if err := g.Reset(3); err != nil {
+		panic(err)
+	}
+	// Chaser 1 pushes right, chaser 2 stands still.
+	if err := g.Step([]float64{1, 0, 0, 0}); err != nil {
+		panic(err)
+	}
+	own, team := g.AgentRewards(), g.Reward()[0]
+	fmt.Printf("chasers: %.4f %.4f; their mean %.4f; team %.4f\n", own[0], own[1], (own[0]+own[1])/2, team)
+	// Output:
+	// chasers: -0.0570 -0.0376; their mean -0.0473; team -0.0473
+}
