@@ -453,6 +453,12 @@ func TestMemoryLimitAllowsPresets(t *testing.T) {
 		if b := pairBytes(spec, s, 512, 1); b > maxMemory/2 {
 			t.Errorf("-reference in %s, 4 agents: %s estimated, over half the limit", env, formatGB(b))
 		}
+		// A reward and a value per agent take more.
+		own := spec
+		own.Team.AgentRewards = true
+		if b, bOwn := pairBytes(spec, s, 512, 1), pairBytes(own, s, 512, 1); bOwn <= b || bOwn > maxMemory/2 {
+			t.Errorf("-reference -agent-rewards in %s, 4 agents: %s estimated, against %s on the team reward", env, formatGB(bOwn), formatGB(b))
+		}
 	}
 }
 
