@@ -187,7 +187,11 @@ func (w *worker) episode(first int, r *rng) error {
 func (w *worker) storeAgentRewards(f0 int) error {
 	t := w.t
 	rew := w.env.(simulate.AgentRewarder).AgentRewards()
-	for k, v := range rew[:t.cfg.Envs*t.n] {
+	if len(rew) != t.cfg.Envs*t.n {
+		return fmt.Errorf("learn: environment %s returned %d agent rewards, want %d (%d batch elements of %d agents): %w",
+			w.env.Name(), len(rew), t.cfg.Envs*t.n, t.cfg.Envs, t.n, ErrConfig)
+	}
+	for k, v := range rew {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("learn: environment %s returned reward %v for agent %d: %w", w.env.Name(), v, k%t.n, ErrDiverged)
 		}

@@ -535,3 +535,37 @@ func TestAgentRewardsOfTheTeam(t *testing.T) {
 		}
 	}
 }
+
+// badOwn is an environment whose agent rewards are the given slice.
+type badOwn struct {
+	simulate.Env
+	own []float64
+}
+
+func (e badOwn) AgentRewards() []float64 { return e.own }
+
+// TestBadAgentRewards checks that a non-finite agent reward gives
+// ErrDiverged naming the agent, and agent rewards of the wrong length
+// ErrConfig naming both lengths; neither counts the iteration.
+func TestBadAgentRewards(t *testing.T) {
+	for _, c := range []struct {
+		own     []float64
+		want    error
+		mention string
+	}{
+		{[]float64{0, 0, 0, math.Inf(1)}, ErrDiverged, "+Inf for agent 1"},
+		{[]float64{0, 0, 0}, ErrConfig, "returned 3 agent rewards, want 4"},
+	} {
+		mk := func(b int) (simulate.Env, error) {
+			env, err := captureMaker(2, 2, 3)(b)
+			return badOwn{env, c.own}, err
+		}
+		tm := mustTeam(t, mk, Config{Hidden: []int{3}, Envs: 2, AgentRewards: true})
+		if _, err := tm.Iterate(); !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.mention) {
+			t.Errorf("agent rewards %v: %v, want %v naming %q", c.own, err, c.want, c.mention)
+		}
+		if tm.Iteration() != 0 {
+			t.Errorf("failed iteration counted: %d", tm.Iteration())
+		}
+	}
+}
