@@ -295,6 +295,9 @@ func tagLargeTeam() learn.Config {
 // split by 4.8M. With the distance term weighted as VMAS weighs it
 // (shaping 0.2, another probe) it was not clearly positive either
 // (settled at seven seeds, 0.89 ± 11.81), though two of the seven split.
+// With each chaser trained on its own reward (learn.Config.AgentRewards,
+// a third probe) it was not either (settled at six seeds, −5.71 ± 8.63),
+// and none split.
 // REPRODUCTIONS.md, section "2v2 Tag", gives the gains seed by seed.
 //
 // A gain is clearly positive above 0.5 (PositiveThreshold), not Tag's
