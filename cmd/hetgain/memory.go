@@ -94,10 +94,13 @@ func teamBytes(c learn.Config, het bool, s envSizes, evalEpisodes int) float64 {
 	if het {
 		actors = n
 	}
-	cIn, critics, values, cOut, rewards := n*float64(s.obs), 1.0, 1.0, 1.0, 1.0
+	// Inputs, networks, values per frame and rows per frame of the critic,
+	// and the width of the inputs it keeps apart from the actors'.
+	cIn, critics, values, cRows, central := n*float64(s.obs), 1.0, 1.0, 1.0, n*float64(s.obs)
 	if c.Critic == learn.PerAgent {
-		cIn, critics, values = in, actors, n
+		cIn, critics, values, cRows, central = in, actors, n, n, 0
 	}
+	cOut, rewards := 1.0, 1.0
 	if c.AgentRewards { // a reward and a value per agent
 		values, rewards = n, n
 		if c.Critic == learn.Centralised {
@@ -107,20 +110,12 @@ func teamBytes(c learn.Config, het bool, s envSizes, evalEpisodes int) float64 {
 	out := float64(s.out)
 	params := actors*(layerParams(in, c.Hidden, out)+out) + critics*layerParams(cIn, c.Hidden, cOut)
 	frames := float64(c.FramesPerIteration(s.length))
-	central := cIn
-	if c.Critic == learn.PerAgent {
-		central = 0
-	}
 	rest := 8 * frames * (n*(in+float64(s.act)+1) + central + 3*values + rewards + 1)
 	hidden := 0.0
 	for _, h := range c.Hidden {
 		hidden += float64(h)
 	}
 	rows := math.Min(float64(c.Minibatch), frames)
-	cRows := 1.0 // critic rows per frame
-	if c.Critic == learn.PerAgent {
-		cRows = n
-	}
 	rest += 8 * 3 * rows * (n*(in+hidden+out) + cRows*(cIn+hidden+cOut))
 	rest += (float64(c.Workers)*float64(c.Envs) + float64(evalEpisodes)) * s.episodeBytes()
 	return paramBytes*params + gcHeadroom*rest

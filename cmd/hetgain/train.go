@@ -225,13 +225,14 @@ func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
 // extraCost times an episode's memory each (named by extraFlags), would
 // need more than maxMemory.
 func (f trainFlags) checkSizes(fs *flag.FlagSet, spec learn.RunSpec, extraEpisodes int, extraCost float64, extraFlags ...string) error {
-	s, err := sizesOf(spec.Env)
+	env, err := spec.Env.New(1)
 	if err != nil {
 		return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 	}
-	if err := checkAgentRewards(spec); err != nil {
+	if err := checkAgentRewards(spec.Team, env); err != nil {
 		return err
 	}
+	s := sizesOfEnv(env, spec.Env.Tasks)
 	full := spec.WithDefaults()
 	frames := float64(full.Team.FramesPerIteration(s.length))
 	if isSet(fs, "minibatch") && float64(*f.minibatch) > frames {
@@ -242,18 +243,11 @@ func (f trainFlags) checkSizes(fs *flag.FlagSet, spec learn.RunSpec, extraEpisod
 		append(sizeFlags(spec), extraFlags...)...)
 }
 
-// checkAgentRewards returns a usage error if spec trains on the agents'
-// own rewards (-agent-rewards) in an environment that has none.
-func checkAgentRewards(spec learn.RunSpec) error {
-	if !spec.Team.AgentRewards {
-		return nil
-	}
-	env, err := spec.Env.New(1)
-	if err != nil {
-		return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
-	}
-	if _, ok := env.(simulate.AgentRewarder); !ok {
-		return usagef("-agent-rewards: %s has no rewards of each agent's own, only the team's (tag has: each chaser's own distance term)", spec.Env.Name)
+// checkAgentRewards returns a usage error if team trains on the agents'
+// own rewards (-agent-rewards) in an environment like env, which has none.
+func checkAgentRewards(team learn.Config, env simulate.Env) error {
+	if _, ok := env.(simulate.AgentRewarder); team.AgentRewards && !ok {
+		return usagef("-agent-rewards: %s has no rewards of each agent's own, only the team's (tag has: each chaser's own distance term)", env.Name())
 	}
 	return nil
 }
