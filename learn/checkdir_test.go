@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -59,6 +60,28 @@ func TestCheckRunDir(t *testing.T) {
 	}
 }
 
+// TestThetaParamJSON checks that a parameter without a clamp is written
+// as before the clamp existed, so that spec.json files of earlier runs
+// still match, and that a clamp is written.
+func TestThetaParamJSON(t *testing.T) {
+	for _, c := range []struct {
+		p    ThetaParam
+		want string
+	}{
+		{ThetaParam{Name: "T.t", Init: 1, Low: 0.3, High: 6}, `{"Name":"T.t","Init":1,"Low":0.3,"High":6}`},
+		{ThetaParam{Name: "U.t", Init: 1, Low: 0.3, High: 6, ClampLow: 0.4, ClampHigh: 5.9},
+			`{"Name":"U.t","Init":1,"Low":0.3,"High":6,"ClampLow":0.4,"ClampHigh":5.9}`},
+	} {
+		got, err := json.Marshal(c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != c.want {
+			t.Errorf("%+v: JSON %s, want %s", c.p, got, c.want)
+		}
+	}
+}
+
 // TestCheckHetGPSDir does the same for a HetGPS run directory.
 func TestCheckHetGPSDir(t *testing.T) {
 	spec := hetgpsSmallCapture(3, 2)
@@ -76,6 +99,11 @@ func TestCheckHetGPSDir(t *testing.T) {
 	other.Params[1].High = 5
 	if err := CheckHetGPSDir(dir, other); !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "Params") {
 		t.Errorf("other bounds: %v, want ErrCheckpoint naming Params", err)
+	}
+	other = hetgpsSmallCapture(3, 2)
+	other.Params[0].ClampLow, other.Params[0].ClampHigh = 0.4, 5.9
+	if err := CheckHetGPSDir(dir, other); !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "Params") {
+		t.Errorf("a clamp: %v, want ErrCheckpoint naming Params", err)
 	}
 	other = hetgpsSmallCapture(3, 2)
 	other.Descent = true

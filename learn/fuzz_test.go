@@ -266,3 +266,62 @@ func FuzzHetGPSCheck(f *testing.F) {
 		}
 	})
 }
+
+// FuzzThetaParam: for any Init, bounds and clamp, HetGPSSpec.Check never
+// panics, refuses what it must with ErrConfig, and a parameter it accepts
+// starts at Init, and for every raw value has θ inside its clamp and
+// strictly inside its bounds, with a finite slope dθ/dρ >= 0 that is 0
+// beyond the clamp.
+func FuzzThetaParam(f *testing.F) {
+	f.Add(1.0, 0.3, 6.0, 0.4, 5.9, 2.5)
+	f.Add(0.5, 0.0, 0.0, -1.0, 2.0, -3.0)
+	f.Add(1.0, 0.3, 6.0, 0.3, 6.0, 15.0)
+	f.Add(1.0, 0.3, 6.0, 0.2, 5.9, 0.0)
+	f.Add(0.0, 0.0, 0.0, 0.0, 2.0, 1.0)
+	f.Add(1.0, 0.3, 6.0, math.NaN(), 5.9, math.Inf(1))
+	f.Fuzz(func(t *testing.T, init, low, high, clampLow, clampHigh, raw float64) {
+		p := ThetaParam{Name: "T.t", Init: init, Low: low, High: high, ClampLow: clampLow, ClampHigh: clampHigh}
+		s := HetGPSSpec{
+			Run:    RunSpec{Env: EnvSpec{Name: "matrix", U: "softmax(0)", T: "softmax(0)"}, Team: Config{Seed: 1, Hidden: []int{4}}, Iterations: 1},
+			Params: []ThetaParam{p}, ThetaLR: 0.05, GradEpisodes: 1,
+		}
+		if err := s.Check(); err != nil {
+			if !errors.Is(err, ErrConfig) || !strings.HasPrefix(err.Error(), "learn: ") {
+				t.Fatalf("Check = %v, want a \"learn: \" error wrapping ErrConfig", err)
+			}
+			return
+		}
+		for _, v := range []float64{init, low, high, clampLow, clampHigh} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%+v: Check accepted %v", p, v)
+			}
+		}
+		if p.Clamped() && !(clampLow < init && init < clampHigh) {
+			t.Fatalf("%+v: accepted a clamp that does not hold Init inside", p)
+		}
+		if p.Clamped() && p.Bounded() && (clampLow < low || clampHigh > high) {
+			t.Fatalf("%+v: accepted a clamp outside the bounds", p)
+		}
+		if start := p.value(p.raw(init)); math.Abs(start-init) > 1e-9*math.Max(1, math.Abs(init)) {
+			t.Fatalf("%+v starts at %v", p, start)
+		}
+		if math.IsNaN(raw) || math.IsInf(raw, 0) {
+			return
+		}
+		for _, r := range []float64{clampRaw(raw), -rawLimit, rawLimit} {
+			v, slope := p.value(r), p.slope(r)
+			if p.Clamped() && !(v >= clampLow && v <= clampHigh) {
+				t.Fatalf("%+v: θ(ρ=%v) = %v outside the clamp", p, r, v)
+			}
+			if p.Bounded() && !(v > low && v < high) {
+				t.Fatalf("%+v: θ(ρ=%v) = %v not strictly inside the bounds", p, r, v)
+			}
+			if math.IsNaN(slope) || math.IsInf(slope, 0) || slope < 0 {
+				t.Fatalf("%+v: dθ/dρ(ρ=%v) = %v", p, r, slope)
+			}
+			if sq := p.squash(r); p.Clamped() && (sq < clampLow || sq > clampHigh) && slope != 0 {
+				t.Fatalf("%+v: dθ/dρ(ρ=%v) = %v beyond the clamp", p, r, slope)
+			}
+		}
+	})
+}

@@ -61,36 +61,66 @@ func ParseSchedule(s string) (Schedule, error) {
 //
 // the squash of the paper's implementation (power-sum: Low 0.3, High 6),
 // so θ stays in the open interval (Low, High). ρ is kept in [−15, 15],
-// where θ is still strictly inside it. (The reference implementation
-// also clamps θ to [0.4, 5.9] after the squash; HetGPS does not, since a
-// clamp blocks the gradient.) HetGPSSpec.Check refuses bounds with Init
-// not strictly between them, bounds so wide that High−Low overflows or
-// the squash cannot start θ within 1e-9·max(1, |Init|) of Init, and
-// bounds so narrow (a few units in the last place) that rounding would
-// put θ on one of them.
+// where θ is still strictly inside it. HetGPSSpec.Check refuses bounds
+// with Init not strictly between them, bounds so wide that High−Low
+// overflows or the squash cannot start θ within 1e-9·max(1, |Init|) of
+// Init, and bounds so narrow (a few units in the last place) that
+// rounding would put θ on one of them.
+//
+// With ClampLow or ClampHigh non-zero, θ is then clamped into [ClampLow,
+// ClampHigh], as the reference implementation clamps power-sum's
+// exponents to [0.4, 5.9] after its squash to (0.3, 6). The clamp makes
+// its ends absorbing: beyond them ∂θ/∂ρ = 0, so the gain's gradient no
+// longer moves ρ, and once ρ has passed an end θ stays there for the rest
+// of the run (Adam's momentum, decaying, takes ρ a little further). This
+// applies to unbounded parameters too (θ = ρ clamped). Check refuses a
+// clamp with ClampLow >= ClampHigh, Init not strictly between them, or,
+// for a bounded parameter, ends outside [Low, High].
 type ThetaParam struct {
 	Name      string
 	Init      float64
 	Low, High float64
+	// ClampLow and ClampHigh are left out of the JSON when both are 0 (no
+	// clamp), so a specification written before they existed reads the
+	// same.
+	ClampLow, ClampHigh float64 `json:",omitempty"`
 }
 
 // Bounded reports whether the parameter goes through the squash.
 func (p ThetaParam) Bounded() bool { return p.Low != 0 || p.High != 0 }
 
+// Clamped reports whether θ is clamped into [ClampLow, ClampHigh].
+func (p ThetaParam) Clamped() bool { return p.ClampLow != 0 || p.ClampHigh != 0 }
+
 // rawLimit bounds the raw value of a bounded parameter: tanh(15) is
 // 1 − 1.9e-13, so θ stays strictly inside (Low, High).
 const rawLimit = 15
 
-// value maps the raw value ρ to θ.
+// value maps the raw value ρ to θ: the squash, then the clamp.
 func (p ThetaParam) value(raw float64) float64 {
+	v := p.squash(raw)
+	if p.Clamped() {
+		v = math.Max(p.ClampLow, math.Min(p.ClampHigh, v))
+	}
+	return v
+}
+
+// squash maps ρ to θ before the clamp.
+func (p ThetaParam) squash(raw float64) float64 {
 	if !p.Bounded() {
 		return raw
 	}
 	return p.Low + (p.High-p.Low)*(math.Tanh(raw)+1)/2
 }
 
-// slope is dθ/dρ.
+// slope is dθ/dρ: 0 beyond the clamp, as torch.clamp's gradient (at its
+// ends, the squash's).
 func (p ThetaParam) slope(raw float64) float64 {
+	if p.Clamped() {
+		if v := p.squash(raw); v < p.ClampLow || v > p.ClampHigh {
+			return 0
+		}
+	}
 	if !p.Bounded() {
 		return 1
 	}
@@ -106,10 +136,13 @@ func (p ThetaParam) raw(v float64) float64 {
 	return clampRaw(math.Atanh(2*(v-p.Low)/(p.High-p.Low) - 1))
 }
 
-// boundsProblem describes what is wrong with the bounds of a bounded
-// parameter with finite Init, Low and High (see ThetaParam), or returns
-// "" if nothing is (always for an unbounded one).
+// boundsProblem describes what is wrong with the bounds or the clamp of
+// a parameter with finite Init, Low, High, ClampLow and ClampHigh (see
+// ThetaParam), or returns "" if nothing is.
 func (p ThetaParam) boundsProblem() string {
+	if msg := p.clampProblem(); msg != "" {
+		return msg
+	}
 	switch {
 	case !p.Bounded():
 		return ""
@@ -117,10 +150,26 @@ func (p ThetaParam) boundsProblem() string {
 		return fmt.Sprintf("Low %v >= High %v", p.Low, p.High)
 	case !(p.Init > p.Low && p.Init < p.High):
 		return fmt.Sprintf("Init %v outside (Low, High) = (%v, %v)", p.Init, p.Low, p.High)
-	case math.IsInf(p.High-p.Low, 0) || math.Abs(p.value(p.raw(p.Init))-p.Init) > 1e-9*math.Max(1, math.Abs(p.Init)):
+	case math.IsInf(p.High-p.Low, 0) || math.Abs(p.squash(p.raw(p.Init))-p.Init) > 1e-9*math.Max(1, math.Abs(p.Init)):
 		return fmt.Sprintf("(Low, High) = (%v, %v) is too wide for the squash to start at Init %v", p.Low, p.High, p.Init)
-	case !(p.value(-rawLimit) > p.Low && p.value(rawLimit) < p.High):
+	case !(p.squash(-rawLimit) > p.Low && p.squash(rawLimit) < p.High):
 		return fmt.Sprintf("(Low, High) = (%v, %v) is too narrow for the squash to keep θ strictly inside", p.Low, p.High)
+	}
+	return ""
+}
+
+// clampProblem describes what is wrong with the clamp, or returns "".
+func (p ThetaParam) clampProblem() string {
+	switch {
+	case !p.Clamped():
+		return ""
+	case p.ClampLow >= p.ClampHigh:
+		return fmt.Sprintf("ClampLow %v >= ClampHigh %v", p.ClampLow, p.ClampHigh)
+	case !(p.Init > p.ClampLow && p.Init < p.ClampHigh):
+		return fmt.Sprintf("Init %v outside the clamp (%v, %v)", p.Init, p.ClampLow, p.ClampHigh)
+	case p.Bounded() && (p.ClampLow < p.Low || p.ClampHigh > p.High):
+		return fmt.Sprintf("clamp [%v, %v] reaches outside the bounds (Low, High) = (%v, %v)",
+			p.ClampLow, p.ClampHigh, p.Low, p.High)
 	}
 	return ""
 }
@@ -302,9 +351,10 @@ func (s HetGPSSpec) check() error {
 			return bad("parameter %q listed twice", p.Name)
 		}
 		seen[p.Name] = true
-		for _, v := range []float64{p.Init, p.Low, p.High} {
+		for _, v := range []float64{p.Init, p.Low, p.High, p.ClampLow, p.ClampHigh} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return bad("parameter %q: Init %v, Low %v, High %v must be finite", p.Name, p.Init, p.Low, p.High)
+				return bad("parameter %q: Init %v, Low %v, High %v, ClampLow %v, ClampHigh %v must be finite",
+					p.Name, p.Init, p.Low, p.High, p.ClampLow, p.ClampHigh)
 			}
 		}
 		if msg := p.boundsProblem(); msg != "" {

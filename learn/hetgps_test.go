@@ -164,6 +164,16 @@ func TestHetGPSValidation(t *testing.T) {
 		{func(s *HetGPSSpec) {
 			s.Params[0].Low, s.Params[0].High, s.Params[0].Init = 1, math.Nextafter(math.Nextafter(1, 2), 2), math.Nextafter(1, 2)
 		}, `"T.t": (Low, High) = (1, 1.0000000000000004) is too narrow`},
+		{func(s *HetGPSSpec) { s.Params[0].ClampLow, s.Params[0].ClampHigh = 1, 1 }, `"T.t": ClampLow 1 >= ClampHigh 1`},
+		{func(s *HetGPSSpec) { s.Params[1].ClampLow, s.Params[1].ClampHigh = 0.5, 2 }, `"U.t": Init 0 outside the clamp (0.5, 2)`},
+		{func(s *HetGPSSpec) { s.Params[0].ClampHigh = 2 }, `"T.t": Init 0 outside the clamp (0, 2)`},
+		{func(s *HetGPSSpec) {
+			s.Params[0] = ThetaParam{Name: "T.t", Init: 1, Low: 0.3, High: 6, ClampLow: 0.2, ClampHigh: 5.9}
+		}, `"T.t": clamp [0.2, 5.9] reaches outside the bounds (Low, High) = (0.3, 6)`},
+		{func(s *HetGPSSpec) {
+			s.Params[1] = ThetaParam{Name: "U.t", Init: 1, Low: 0.3, High: 6, ClampLow: 0.4, ClampHigh: 6.5}
+		}, `"U.t": clamp [0.4, 6.5] reaches outside the bounds`},
+		{func(s *HetGPSSpec) { s.Params[0].ClampLow, s.Params[0].ClampHigh = -1, math.NaN() }, `"T.t": Init 0, Low 0, High 0, ClampLow -1, ClampHigh NaN must be finite`},
 		{func(s *HetGPSSpec) { s.ThetaLR = -1 }, "ThetaLR"},
 		{func(s *HetGPSSpec) { s.GradEpisodes = -1 }, "GradEpisodes"},
 		{func(s *HetGPSSpec) { s.WarmUp = -2 }, "WarmUp"},
@@ -296,6 +306,93 @@ func TestHetGPSSquashGradient(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestThetaClamp checks the clamp of ThetaParam against its definition:
+// θ is the squash clamped into [ClampLow, ClampHigh], dθ/dρ is the
+// squash's inside the clamp (checked by central finite differences away
+// from its ends) and 0 beyond it, and a clamp equal to the bounds is
+// accepted (the squash never reaches them).
+func TestThetaClamp(t *testing.T) {
+	for _, p := range []ThetaParam{
+		{Name: "T.t", Init: 1, Low: 0.3, High: 6, ClampLow: 0.4, ClampHigh: 5.9}, // the reference's power-sum
+		{Name: "T.t", Init: 0.5, ClampLow: -1, ClampHigh: 2},                     // unbounded
+		{Name: "T.t", Init: 1, Low: 0.3, High: 6, ClampLow: 0.3, ClampHigh: 6},   // as wide as the bounds
+	} {
+		s := hetgpsMatrix(1, 1)
+		s.Run.Env.T = "powersum(1)"
+		s.Params = []ThetaParam{p}
+		if err := s.Check(); err != nil {
+			t.Fatalf("%+v: %v", p, err)
+		}
+		beyond := 0
+		for raw := -8.0; raw <= 8; raw += 0.01 {
+			sq, v, slope := p.squash(raw), p.value(raw), p.slope(raw)
+			inside := sq >= p.ClampLow && sq <= p.ClampHigh
+			switch {
+			case v < p.ClampLow || v > p.ClampHigh:
+				t.Fatalf("%+v: θ(ρ=%v) = %v outside the clamp", p, raw, v)
+			case inside && v != sq:
+				t.Fatalf("%+v: θ(ρ=%v) = %v, the squash %v is inside the clamp", p, raw, v, sq)
+			case !inside && slope != 0:
+				t.Fatalf("%+v: dθ/dρ(ρ=%v) = %v beyond the clamp, want 0", p, raw, slope)
+			}
+			if !inside {
+				beyond++
+			}
+			const h = 1e-6
+			if math.Min(sq-p.ClampLow, p.ClampHigh-sq) > 1e-3 {
+				fd := (p.value(raw+h) - p.value(raw-h)) / (2 * h)
+				if math.Abs(fd-slope) > 1e-6*math.Max(1, math.Abs(fd)) {
+					t.Fatalf("%+v: dθ/dρ(ρ=%v) = %v, finite differences %v", p, raw, slope, fd)
+				}
+			}
+		}
+		if wide := p.ClampLow == p.Low && p.ClampHigh == p.High; wide != (beyond == 0) {
+			t.Errorf("%+v: %d raw values beyond the clamp", p, beyond)
+		}
+	}
+}
+
+// TestHetGPSClampAbsorbs runs the matrix game's softmax search, whose
+// deterministic gradient raises τ_T, with and without a clamp of τ_T at
+// 0.3: the two runs are the same until τ_T passes 0.3, and from then on
+// the clamped run's τ_T is 0.3 at every iteration (the clamp's end
+// absorbs), while the other's goes on rising.
+func TestHetGPSClampAbsorbs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for several seconds")
+	}
+	const end = 0.3
+	free := hetgpsMatrix(1, 30)
+	free.DeterministicGrad = true
+	clamped := free
+	clamped.Params = []ThetaParam{{Name: "T.t", ClampLow: -1, ClampHigh: end}, {Name: "U.t"}}
+	a, err := HetGPS(free, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := HetGPS(clamped, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cross := -1
+	for k, row := range a.Log {
+		if row.Theta[0] > end {
+			cross = k
+			break
+		}
+	}
+	if cross < 0 || a.Theta[0] <= end+0.1 {
+		t.Fatalf("without the clamp τ_T ends at %v: the test needs a run that passes %v", a.Theta[0], end)
+	}
+	hetgpsSameRows(t, "before τ_T passes the clamp", a.Log[:cross], b.Log[:cross])
+	for k := cross; k < len(b.Log); k++ {
+		if got := b.Log[k].Theta[0]; got != end {
+			t.Fatalf("iteration %d: clamped τ_T = %v, want %v from iteration %d on", k+1, got, end, cross+1)
+		}
+	}
+	t.Logf("τ_T passed %v at iteration %d; without the clamp it ends at %.3f", end, cross+1, a.Theta[0])
 }
 
 // hetgpsSameRows compares logs without the wall-time columns.

@@ -33,7 +33,7 @@ func FuzzFlagValues(f *testing.F) {
 				t.Fatalf("intList %q prints as %q, which parses to %v (%v)", s, l.String(), again, err)
 			}
 		}
-		if b, err := hetgpsParseBounds(s); err == nil {
+		if b, err := hetgpsParseRanges(s); err == nil {
 			for name, lh := range b {
 				if !(lh[0] < lh[1]) || math.IsInf(lh[0], 0) || math.IsInf(lh[1], 0) {
 					t.Fatalf("bounds %q: %s in [%v, %v]", s, name, lh[0], lh[1])

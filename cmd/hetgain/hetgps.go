@@ -18,7 +18,7 @@ import (
 var hetgpsCommand = &command{
 	name:     "hetgps",
 	summary:  "HetGPS: learn the reward parameters that maximise ΔR, resumable",
-	synopsis: "-dir DIR [-env matrix|capture|tag] [-U U -T T] [-params T.t,U.t] [-bounds T.t=LO:HI,...] [flags]",
+	synopsis: "-dir DIR [-env matrix|capture|tag] [-U U -T T] [-params T.t,U.t] [-bounds T.t=LO:HI,...] [-clamp T.t=LO:HI,...] [flags]",
 	about: `
 Hetgps runs Heterogeneity Gain Parameter Search (the paper's Algorithm 1):
 a heterogeneous and a homogeneous team are trained by PPO side by side (as
@@ -40,8 +40,12 @@ powersum(1) the sum). -env-params NAME=V,... fixes other parameters of
 the environment for the whole run (as train's -env-params; a parameter
 cannot be both searched and fixed). -bounds keeps a parameter in (LO, HI) by optimising
 a raw value ρ with θ = LO + (HI−LO)(tanh ρ + 1)/2, as the paper does for
-power-sum (0.3:6); other parameters are unbounded. θ steps with Adam at
--theta-lr (or plain gradient steps with -sgd).
+power-sum (0.3:6); other parameters are unbounded. -clamp then clamps θ
+into [LO, HI], as the paper's code clamps power-sum's exponents to
+0.4:5.9 after that squash; beyond the clamp the gradient is 0, so an end
+that θ reaches holds it for the rest of the run (see
+learn.ThetaParam). θ steps with Adam at -theta-lr (or plain gradient
+steps with -sgd).
 
 Schedules (-schedule): concurrent, the agents train at every iteration
 and θ steps at every -x-th; alternated, cycles of -x iterations that train
@@ -77,6 +81,7 @@ otherwise.`,
 	examples: []example{
 		{"hetgain hetgps -env matrix -U 'softmax(0)' -T 'softmax(0)' -grad-deterministic -iterations 400 -seeds 3 -dir runs/hetgps", "the paper's Figure 5a in the matrix game: τ_T rises, τ_U falls"},
 		{"hetgain hetgps -U 'powersum(1)' -T 'powersum(1)' -bounds T.t=0.3:6,U.t=0.3:6 -dir runs/ps", "power-sum, bounded as in the paper"},
+		{"hetgain hetgps -U 'powersum(1)' -T 'powersum(1)' -bounds T.t=0.3:6,U.t=0.3:6 -clamp T.t=0.4:5.9,U.t=0.4:5.9 -dir runs/ps-clamp", "and clamped as in the paper's code"},
 		{"hetgain hetgps -U 'softmax(-5)' -T 'softmax(5)' -descent -floor -dir runs/down", "minimise the gain, holding θ once it reaches 0"},
 		{"hetgain hetgps -env capture -envs 16 -iterations 400 -dir runs/capture", ""},
 		{"hetgain hetgps -schedule alternated -x 5 -y 1 -params T.t -dir runs/alt", "search T's parameter only"},
@@ -96,8 +101,9 @@ func init() {
 	commandTable = append(commandTable, hetgpsCommand)
 }
 
-// parseBounds reads "T.t=0.3:6,U.t=0.3:6".
-func hetgpsParseBounds(s string) (map[string][2]float64, error) {
+// hetgpsParseRanges reads the ranges of -bounds or -clamp, as
+// "T.t=0.3:6,U.t=0.3:6".
+func hetgpsParseRanges(s string) (map[string][2]float64, error) {
 	b := map[string][2]float64{}
 	for _, part := range splitTop(s, ',') {
 		name, rng, ok := strings.Cut(part, "=")
@@ -108,11 +114,11 @@ func hetgpsParseBounds(s string) (map[string][2]float64, error) {
 		l, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
 		h, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
 		if err1 != nil || err2 != nil || math.IsNaN(l) || math.IsNaN(h) || math.IsInf(l, 0) || math.IsInf(h, 0) || l >= h {
-			return nil, fmt.Errorf("%q: want finite bounds LO < HI", part)
+			return nil, fmt.Errorf("%q: want finite LO < HI", part)
 		}
 		name = strings.TrimSpace(name)
 		if _, dup := b[name]; dup {
-			return nil, fmt.Errorf("%q has two bounds", name)
+			return nil, fmt.Errorf("%q is given twice", name)
 		}
 		b[name] = [2]float64{l, h}
 	}
@@ -128,6 +134,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag: escapers; at most 256)")
 	params := fs.String("params", "T.t,U.t", "the parameters θ searched, as `T.t,U.t`")
 	bounds := fs.String("bounds", "", "bounded parameters, as `T.t=0.3:6,U.t=0.3:6` (others are unbounded)")
+	clamp := fs.String("clamp", "", "parameters clamped after the squash, as `T.t=0.4:5.9,U.t=0.4:5.9` (others are not)")
 	envParams := fs.String("env-params", "", "fix other environment parameters, as `shaping=0.2` (default: the environment's own)")
 	schedule := newChoice("concurrent", "concurrent", "alternated")
 	fs.Var(schedule, "schedule", "`SCHEDULE`: concurrent or alternated")
@@ -185,9 +192,13 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				return usagef("-%s: %v", op.flag, err)
 			}
 		}
-		bd, err := hetgpsParseBounds(*bounds)
+		bd, err := hetgpsParseRanges(*bounds)
 		if err != nil {
 			return usagef("-bounds: %v", err)
+		}
+		cl, err := hetgpsParseRanges(*clamp)
+		if err != nil {
+			return usagef("-clamp: %v", err)
 		}
 		cfg, err := tf.config(fs)
 		if err != nil {
@@ -228,10 +239,17 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				p.Low, p.High = b[0], b[1]
 				delete(bd, name)
 			}
+			if c, ok := cl[name]; ok {
+				p.ClampLow, p.ClampHigh = c[0], c[1]
+				delete(cl, name)
+			}
 			spec.Params = append(spec.Params, p)
 		}
 		for name := range bd {
 			return usagef("-bounds: %q is not one of -params %s", name, *params)
+		}
+		for name := range cl {
+			return usagef("-clamp: %q is not one of -params %s", name, *params)
 		}
 		if err := spec.Check(); err != nil {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))

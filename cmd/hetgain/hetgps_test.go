@@ -53,17 +53,18 @@ func TestHetGPSCommandTiny(t *testing.T) {
 		t.Errorf("summary.txt is not what was printed:\n%s", got)
 	}
 
-	// -plot, bounds and the other schedule.
+	// -plot, bounds, a clamp and the other schedule.
 	dir2 := filepath.Join(t.TempDir(), "ps")
 	plot := filepath.Join(t.TempDir(), "fig.png")
 	code, out, errOut = runArgs(hetgpsTinyArgs(dir2, "-U", "powersum(1)", "-T", "powersum(1)", "-bounds", "T.t=0.3:6,U.t=0.3:6",
-		"-schedule", "alternated", "-x", "2", "-y", "1", "-sgd", "-grad-deterministic", "-seeds", "1", "-plot", plot, "-quiet")...)
+		"-clamp", "T.t=0.4:5.9", "-schedule", "alternated", "-x", "2", "-y", "1", "-sgd", "-grad-deterministic", "-seeds", "1", "-plot", plot, "-quiet")...)
 	if code != exitOK || errOut != "" {
 		t.Fatalf("power-sum: exit %d, stderr %q", code, errOut)
 	}
 	if spec := readFile(t, filepath.Join(dir2, "matrix", "seed1", "spec.json")); !strings.Contains(spec, `"DeterministicGrad": true`) ||
-		!strings.Contains(spec, `"SGD": true`) {
-		t.Errorf("-grad-deterministic -sgd: spec.json\n%s", spec)
+		!strings.Contains(spec, `"SGD": true`) ||
+		!strings.Contains(spec, `"ClampHigh": 5.9`) || strings.Count(spec, "ClampLow") != 1 {
+		t.Errorf("-grad-deterministic -sgd -clamp T.t=...: spec.json\n%s", spec)
 	}
 	checkPNG(t, plot)
 	if !strings.Contains(out, "wrote "+plot) || strings.Contains(out, "hetgps-matrix.png") {
@@ -99,6 +100,9 @@ func TestHetGPSCommandTiny(t *testing.T) {
 			if !(v > 0.3 && v < 6) {
 				t.Errorf("row %d: θ %v outside the bounds", k+1, row.Theta)
 			}
+		}
+		if v := row.Theta[0]; !(v >= 0.4 && v <= 5.9) {
+			t.Errorf("row %d: τ_T %v outside the clamp", k+1, v)
 		}
 	}
 }
@@ -271,6 +275,11 @@ func TestHetGPSCommandUsage(t *testing.T) {
 		{[]string{"hetgps", "-dir", dir, "-bounds", "T.t"}, "-bounds"},
 		{[]string{"hetgps", "-dir", dir, "-bounds", "X.t=0:1"}, `"X.t" is not one of -params`},
 		{[]string{"hetgps", "-dir", dir, "-bounds", "T.t=0.3:6"}, `Init 0 outside`},
+		{[]string{"hetgps", "-dir", dir, "-clamp", "T.t=2:-1"}, "-clamp"},
+		{[]string{"hetgps", "-dir", dir, "-clamp", "T.t=-1:1,T.t=-2:2"}, `-clamp: "T.t" is given twice`},
+		{[]string{"hetgps", "-dir", dir, "-clamp", "X.t=0:1"}, `-clamp: "X.t" is not one of -params`},
+		{[]string{"hetgps", "-dir", dir, "-clamp", "T.t=0.5:2"}, `Init 0 outside the clamp (0.5, 2)`},
+		{[]string{"hetgps", "-dir", dir, "-bounds", "T.t=-1:1", "-clamp", "T.t=-2:0.5"}, `reaches outside the bounds`},
 		{[]string{"hetgps", "-dir", dir, "-theta-lr", "0"}, "-theta-lr"},
 		{[]string{"hetgps", "-dir", dir, "-x", "0"}, "-x 0"},
 		{[]string{"hetgps", "-dir", dir, "-floor"}, "-floor needs -descent"},
