@@ -602,6 +602,59 @@ func TestPowerSumStartSplit(t *testing.T) {
 	}
 }
 
+// TestPowerSumInteriorPeak pins why τ_T need not stay high in the
+// power-sum search once it is there: for fixed allocations that are not
+// fully concentrated, specialists [[e, 1−e], [1−e, e]] against identical
+// agents [[e, 1−e], [e, 1−e]] with e < 1, the gain under power-sum T and
+// U peaks at a τ_T inside the bounds (0.3, 6): ∂gain/∂τ_T is positive at
+// τ_T = 1.5 and negative at 5.9 (checked also by central finite
+// differences), although the gain itself is positive at both. Only with
+// e = 1 (each agent wholly on one task) is it 0 at the top.
+func TestPowerSumInteriorPeak(t *testing.T) {
+	gain := func(e, tT, tU float64) (value, dTauT float64) {
+		r := aggregators.NewReward(aggregators.PowerSum{T: tU}, aggregators.PowerSum{T: tT})
+		het := mat.NewDense(2, 2, []float64{e, 1 - e, 1 - e, e})
+		hom := mat.NewDense(2, 2, []float64{e, 1 - e, e, 1 - e})
+		for k, a := range []*mat.Dense{het, hom} {
+			v, err := r.Value(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := r.ParamGradient(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sign := 1.0 - 2*float64(k)
+			value += sign * v
+			dTauT += sign * g.InnerShared()
+		}
+		return value, dTauT
+	}
+	for _, tU := range []float64{0.3, 0.5, 0.8} {
+		for _, e := range []float64{0.9, 0.97} {
+			for _, c := range []struct {
+				tT       float64
+				positive bool
+			}{{1.5, true}, {5.9, false}} {
+				v, d := gain(e, c.tT, tU)
+				const h = 1e-6
+				vp, _ := gain(e, c.tT+h, tU)
+				vm, _ := gain(e, c.tT-h, tU)
+				if fd := (vp - vm) / (2 * h); math.Abs(fd-d) > 1e-7 {
+					t.Fatalf("e %v, τ_T %v, τ_U %v: ∂gain/∂τ_T = %v, finite differences %v", e, c.tT, tU, d, fd)
+				}
+				if v <= 0 || (d > 0) != c.positive {
+					t.Errorf("e %v, τ_T %v, τ_U %v: gain %v, ∂gain/∂τ_T %v; want a positive gain and a derivative that is positive: %v",
+						e, c.tT, tU, v, d, c.positive)
+				}
+			}
+		}
+		if _, d := gain(1, 5.9, tU); d != 0 {
+			t.Errorf("e = 1, τ_U %v: ∂gain/∂τ_T = %v at τ_T 5.9, want 0", tU, d)
+		}
+	}
+}
+
 // randomSimplexRow returns a random point of the unit simplex in R^m with
 // about a quarter of its coordinates exactly 0, the case of 0 ln 0 in the
 // power-sum's derivative (schur.Domain.Sample almost never gives a 0).
