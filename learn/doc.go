@@ -83,7 +83,7 @@
 // HetGPS (the paper's Algorithm 1, described by HetGPSSpec) trains a
 // paired run and moves environment parameters θ (ThetaParam: a name of
 // the environment's simulate.Params, its start, optional bounds kept by a
-// tanh squash) along the gradient of the gain G^θ(π_het) − G^θ(π_hom),
+// tanh squash and an optional clamp after it, whose ends absorb) along the gradient of the gain G^θ(π_het) − G^θ(π_hom),
 // which package simulate differentiates through the reward, the dynamics
 // and the reparameterised policies (simulate.GainGradientConcurrent).
 // Its Schedule is Concurrent (agents every iteration, θ every x-th) or
