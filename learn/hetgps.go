@@ -140,12 +140,9 @@ func (p ThetaParam) raw(v float64) float64 {
 // a parameter with finite Init, Low, High, ClampLow and ClampHigh (see
 // ThetaParam), or returns "" if nothing is.
 func (p ThetaParam) boundsProblem() string {
-	if msg := p.clampProblem(); msg != "" {
-		return msg
-	}
 	switch {
 	case !p.Bounded():
-		return ""
+		return p.clampProblem()
 	case p.Low >= p.High:
 		return fmt.Sprintf("Low %v >= High %v", p.Low, p.High)
 	case !(p.Init > p.Low && p.Init < p.High):
@@ -155,7 +152,7 @@ func (p ThetaParam) boundsProblem() string {
 	case !(p.squash(-rawLimit) > p.Low && p.squash(rawLimit) < p.High):
 		return fmt.Sprintf("(Low, High) = (%v, %v) is too narrow for the squash to keep θ strictly inside", p.Low, p.High)
 	}
-	return ""
+	return p.clampProblem()
 }
 
 // clampProblem describes what is wrong with the clamp, or returns "".

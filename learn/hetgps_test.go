@@ -173,6 +173,9 @@ func TestHetGPSValidation(t *testing.T) {
 		{func(s *HetGPSSpec) {
 			s.Params[1] = ThetaParam{Name: "U.t", Init: 1, Low: 0.3, High: 6, ClampLow: 0.4, ClampHigh: 6.5}
 		}, `"U.t": clamp [0.4, 6.5] reaches outside the bounds`},
+		{func(s *HetGPSSpec) {
+			s.Params[0] = ThetaParam{Name: "T.t", Init: 1, Low: 2, High: 1, ClampLow: 0.4, ClampHigh: 5.9}
+		}, `"T.t": Low 2 >= High 1`},
 		{func(s *HetGPSSpec) { s.Params[0].ClampLow, s.Params[0].ClampHigh = -1, math.NaN() }, `"T.t": Init 0, Low 0, High 0, ClampLow -1, ClampHigh NaN must be finite`},
 		{func(s *HetGPSSpec) { s.ThetaLR = -1 }, "ThetaLR"},
 		{func(s *HetGPSSpec) { s.GradEpisodes = -1 }, "GradEpisodes"},
