@@ -28,7 +28,7 @@ type HetGPSSetting struct {
 	// Label names the setting in tables, figures and directories
 	// ("matrix2", "matrix4", "capture").
 	Label string
-	// Spec is the search. Seed k = 1, ..., Seeds runs with
+	// Spec is the search. Seed k = 1 (or FirstSeed), ..., Seeds runs with
 	// Spec.Run.Team.Seed + k. Its Params are T.t then U.t.
 	Spec learn.HetGPSSpec
 	// Scale is the return of an episode whose team reward R(A) is 1 at
@@ -46,6 +46,12 @@ type HetGPSExperiment struct {
 	Settings []HetGPSSetting
 	// Seeds is the number of seeds per setting (default 1).
 	Seeds int
+	// FirstSeed, if above 1, leaves seeds 1 to FirstSeed-1 out of every
+	// setting, as Experiment.FirstSeed does: Seeds 36 and FirstSeed 19
+	// searches seeds 19 to 36, with the numbers those seeds have in a run
+	// of all 36, for a test on seeds independent of an earlier one
+	// (default 0: from seed 1).
+	FirstSeed int
 	// Family is the aggregator family ("softmax" or "powersum") and
 	// Boundary the parameter at which it turns from Schur-concave to
 	// Schur-convex (0 for softmax, 1 for power-sum): the reference line
@@ -343,6 +349,9 @@ func (e HetGPSExperiment) check() error {
 	if e.Seeds < 1 {
 		return bad("Seeds %d, want >= 1", e.Seeds)
 	}
+	if e.FirstSeed < 0 || e.FirstSeed > e.Seeds {
+		return bad("FirstSeed %d, want 0 to Seeds (%d)", e.FirstSeed, e.Seeds)
+	}
 	seen := map[string]bool{}
 	for _, s := range e.Settings {
 		if !hetgpsSafeName(s.Label) || seen[s.Label] {
@@ -359,6 +368,21 @@ func (e HetGPSExperiment) check() error {
 	return nil
 }
 
+// firstSeed returns the first seed of e's settings: FirstSeed, or 1.
+func (e HetGPSExperiment) firstSeed() int {
+	if e.FirstSeed > 1 {
+		return e.FirstSeed
+	}
+	return 1
+}
+
+// Runs returns the number of runs of e: settings × seeds, FirstSeed (or
+// 1) to Seeds.
+func (e HetGPSExperiment) Runs() int {
+	e = e.withDefaults()
+	return len(e.Settings) * (e.Seeds - e.firstSeed() + 1)
+}
+
 // hetgpsCell is one run of an experiment: a setting and a seed.
 type hetgpsCell struct {
 	setting HetGPSSetting
@@ -371,7 +395,7 @@ type hetgpsCell struct {
 func (e HetGPSExperiment) cells(dir string) []hetgpsCell {
 	var out []hetgpsCell
 	for _, s := range e.Settings {
-		for k := 1; k <= e.Seeds; k++ {
+		for k := e.firstSeed(); k <= e.Seeds; k++ {
 			spec := s.Spec
 			spec.Params = append([]learn.ThetaParam(nil), spec.Params...)
 			spec.Run.Team.Hidden = append([]int(nil), spec.Run.Team.Hidden...)

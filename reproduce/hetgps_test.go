@@ -3,6 +3,7 @@ package reproduce
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image/png"
 	"math"
 	"math/rand"
@@ -209,6 +210,82 @@ func TestHetGPSRunResumeLoad(t *testing.T) {
 	for _, w := range []string{"HetGPS softmax", "matrix2 (matrix-cont N=2 M=2", "matrix4", "seed 1: τ_T 0 → ", "seed 2:", "(rose: "} {
 		if !strings.Contains(sum, w) {
 			t.Errorf("summary lacks %q:\n%s", w, sum)
+		}
+	}
+}
+
+// hetgpsNumbers prints a HetGPS log without its wall times, exactly
+// (%v prints the shortest float that reads back the same) and with NaN
+// equal to NaN.
+func hetgpsNumbers(log []learn.HetGPSStats) string {
+	var b strings.Builder
+	for _, st := range log {
+		st.Seconds, st.FPS = 0, 0
+		fmt.Fprintf(&b, "%v\n", st)
+	}
+	return b.String()
+}
+
+// TestHetGPSFirstSeed searches seed 2 alone, as "-seeds 2 -first-seed 2"
+// does: no seed 1 runs, seed 2's logs are those of the search of both
+// seeds, and Load with all seeds, once seed 1 has run beside it, gives
+// the full search's trajectories.
+func TestHetGPSFirstSeed(t *testing.T) {
+	e := hetgpsTiny(2, 4)
+	full, err := RunHetGPSExperiment(e, HetGPSOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := e
+	second.FirstSeed = 2
+	if n := second.Runs(); n != 2 { // 2 settings x 1 seed
+		t.Errorf("Runs %d, want 2", n)
+	}
+	dir := t.TempDir()
+	res, err := RunHetGPSExperiment(second, HetGPSOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != 2 {
+		t.Fatalf("%d runs, want 2", len(res.Runs))
+	}
+	for _, run := range res.Runs {
+		var want *HetGPSRun
+		for k := range full.Runs {
+			if full.Runs[k].Name() == run.Name() {
+				want = &full.Runs[k]
+			}
+		}
+		if run.Seed != 2 || want == nil {
+			t.Fatalf("run %s, want seed 2 of the full search", run.Name())
+		}
+		if got, w := hetgpsNumbers(run.Log), hetgpsNumbers(want.Log); got != w {
+			t.Errorf("run %s: log differs from the full search's:\n%s\nwant\n%s", run.Name(), got, w)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "matrix2", "seed1")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("seed 1: %v, want no directory", err)
+	}
+	if sum := res.Summary(); strings.Contains(sum, "seed 1:") || !strings.Contains(sum, "1 of 1 seeds") && !strings.Contains(sum, "0 of 1 seeds") {
+		t.Errorf("summary of seed 2 alone:\n%s", sum)
+	}
+	first := e
+	first.Seeds = 1
+	if _, err := RunHetGPSExperiment(first, HetGPSOptions{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := LoadHetGPS(e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(all.Trajectories().Records(), full.Trajectories().Records()) {
+		t.Error("trajectories of seeds searched apart differ from the full search's")
+	}
+	for _, fs := range []int{-1, 3} {
+		bad := e
+		bad.FirstSeed = fs
+		if _, err := RunHetGPSExperiment(bad, HetGPSOptions{}); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), "FirstSeed") {
+			t.Errorf("FirstSeed %d: %v, want ErrConfig naming FirstSeed", fs, err)
 		}
 	}
 }

@@ -54,7 +54,10 @@ rollouts).
 
 Seed k (k = 1, ..., -seeds) runs in DIR/<env>/seed<k>: spec.json, log.csv
 (one row per iteration: the columns of train's log, then grad_gain,
-theta_<name>, grad_<name> and env_step) and checkpoint.gob.
+theta_<name>, grad_<name> and env_step) and checkpoint.gob. -first-seed S
+runs and tabulates only seeds S to -seeds, with the numbers they have in
+a run of all: -seeds 36 -first-seed 19 gives 18 seeds independent of
+those of -seeds 18, for a second test of a finding.
 DIR/trajectories.csv (θ and the gain per iteration, mean and standard
 deviation over seeds) and DIR/summary.txt (for each seed, whether τ_T
 rose, τ_U fell and the gain rose; then where the seeds ended, as mean ±
@@ -149,6 +152,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	gradEpisodes := fs.Int("grad-episodes", 32, "episodes of the gain and its gradient (at most 1000000)")
 	episodeLength := fs.Int("episode-length", 0, "steps of a capture or tag episode (0: 100; at most 100000; not for the matrix game, of one step)")
 	seeds := fs.Int("seeds", 1, "number of seeds (runs 1 to K; at most 10000)")
+	firstSeed := fs.Int("first-seed", 0, "run only seeds `S` to -seeds (0: from 1)")
 	iterations := fs.Int("iterations", 200, "HetGPS iterations of each run (at most 1000000)")
 	dir := fs.String("dir", "", "`DIR` for the runs and results (required)")
 	plot := fs.String("plot", "", "write the figure to `PNG` (default DIR/hetgps-<env>.png)")
@@ -165,6 +169,9 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *seeds < 1 || *iterations < 1 || *x < 1 || *y < 1 || *gradEpisodes < 1 || *episodeLength < 0 {
 			return usagef("-seeds %d -iterations %d -x %d -y %d -grad-episodes %d -episode-length %d: want >= 1 (episode length >= 0)",
 				*seeds, *iterations, *x, *y, *gradEpisodes, *episodeLength)
+		}
+		if *firstSeed < 0 || *firstSeed > *seeds {
+			return usagef("-first-seed %d: want 0 to -seeds (%d)", *firstSeed, *seeds)
 		}
 		for _, v := range []struct {
 			name     string
@@ -267,7 +274,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 		}
 		uFamily, uBoundary := hetgpsFamily(*u)
-		e := reproduce.HetGPSExperiment{Name: "hetgps", Family: family, Boundary: boundary, UFamily: uFamily, UBoundary: uBoundary, Seeds: *seeds,
+		e := reproduce.HetGPSExperiment{Name: "hetgps", Family: family, Boundary: boundary, UFamily: uFamily, UBoundary: uBoundary, Seeds: *seeds, FirstSeed: *firstSeed,
 			Settings: []reproduce.HetGPSSetting{{Label: env.value, Spec: spec, Scale: scale}},
 			Expect:   hetgpsExpectation(spec)}
 		if *plot == "" {
@@ -299,7 +306,7 @@ func checkHetGPSMemory(e reproduce.HetGPSExperiment, jobs int) error {
 		}
 		largest = math.Max(largest, pairBytes(st.Spec.Run, s, episodes, hetgpsGradCost(len(st.Spec.Params))))
 	}
-	return checkJobsMemory(jobs, max(1, e.Seeds)*len(e.Settings), largest)
+	return checkJobsMemory(jobs, e.Runs(), largest)
 }
 
 // hetgpsGradCost is the memory of an episode of HetGPS's gradient, in
@@ -342,7 +349,7 @@ func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot
 	}
 	res, err := reproduce.RunHetGPSExperiment(e, opt)
 	prog.finish()
-	runs := e.Seeds * len(e.Settings)
+	runs := e.Runs()
 	switch {
 	case errors.Is(err, learn.ErrStopped):
 		fmt.Fprintf(a.stderr, "hetgain %s: interrupted: %d of %d runs finished; the running ones kept their checkpoints in %s.\n",
@@ -389,7 +396,7 @@ func (a *app) tabulateHetGPS(e reproduce.HetGPSExperiment, dir string) error {
 	case err != nil:
 		return fmt.Errorf("-table: %s", strings.TrimPrefix(err.Error(), "reproduce: "))
 	case len(res.Runs) == 0:
-		return noFinishedRuns(e.Seeds*len(e.Settings), dir)
+		return noFinishedRuns(e.Runs(), dir)
 	}
 	return a.writeHetGPS(res, dir, "")
 }
@@ -459,9 +466,10 @@ func newHetGPSProgress(p *progress, e reproduce.HetGPSExperiment, jobs int) *het
 	start := p.now()
 	h := &hetgpsProgress{p: p, jobs: max(1, jobs), started: start, last: map[string]time.Time{},
 		done: map[string]int{}, left: map[string]int{}, trained: map[string]int{}, spent: map[string]float64{}}
+	seeds := e.Runs() / len(e.Settings)
 	for _, s := range e.Settings {
-		h.total += e.Seeds * s.Spec.Run.Iterations
-		h.left[s.Label] += e.Seeds * s.Spec.Run.Iterations
+		h.total += seeds * s.Spec.Run.Iterations
+		h.left[s.Label] += seeds * s.Spec.Run.Iterations
 	}
 	return h
 }
@@ -570,12 +578,12 @@ func runHetGPSReproducer(j *reproduceJob) error {
 	if err := checkReproduceLimits(*jobs, *seeds, *iterations); err != nil {
 		return err
 	}
-	if *firstSeed != 0 {
-		return usagef("-first-seed %d: only the learning experiments take it, not hetgps", *firstSeed)
+	if *firstSeed < 0 {
+		return usagef("-first-seed %d: want >= 0", *firstSeed)
 	}
 	job := *j
 	job.dir, job.jobs, job.seeds, job.iterations, job.quiet = *dir, *jobs, *seeds, *iterations, *quiet
-	job.settings, job.tableOnly = *settings, *tableOnly
+	job.settings, job.tableOnly, job.firstSeed = *settings, *tableOnly, *firstSeed
 	return runHetGPSReproduction(&job, rest)
 }
 
@@ -606,6 +614,10 @@ func runHetGPSReproduction(j *reproduceJob, args []string) error {
 		if j.seeds > 0 {
 			e.Seeds = j.seeds
 		}
+		if j.firstSeed > e.Seeds {
+			return usagef("-first-seed %d: over the %d seeds of %s; give -seeds too", j.firstSeed, e.Seeds, name)
+		}
+		e.FirstSeed = j.firstSeed
 		if j.iterations > 0 {
 			e = e.WithIterations(j.iterations)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -103,6 +104,50 @@ func TestHetGPSCommandTiny(t *testing.T) {
 		}
 		if v := row.Theta[0]; !(v >= 0.4 && v <= 5.9) {
 			t.Errorf("row %d: τ_T %v outside the clamp", k+1, v)
+		}
+	}
+}
+
+// TestHetGPSCommandFirstSeed runs seed 2 alone with -first-seed 2: no
+// seed 1, and seed 2's θ and gains are those of a run of both seeds.
+func TestHetGPSCommandFirstSeed(t *testing.T) {
+	both, second := filepath.Join(t.TempDir(), "both"), filepath.Join(t.TempDir(), "second")
+	if code, _, errOut := runArgs(hetgpsTinyArgs(both, "-quiet")...); code != exitOK {
+		t.Fatalf("both seeds: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut := runArgs(hetgpsTinyArgs(second, "-first-seed", "2", "-quiet")...)
+	if code != exitOK {
+		t.Fatalf("-first-seed 2: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, "seed 2: τ_T 0 → ") || strings.Contains(out, "seed 1:") {
+		t.Errorf("-first-seed 2: summary\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(second, "matrix", "seed1")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("-first-seed 2 ran seed 1: %v", err)
+	}
+	want, _, err := learn.ReadHetGPSLog(filepath.Join(both, "matrix", "seed2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := learn.ReadHetGPSLog(filepath.Join(second, "matrix", "seed2"))
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("seed 2 alone: %d rows, %v; want %d", len(got), err, len(want))
+	}
+	for k := range got {
+		g, w := got[k], want[k]
+		if fmt.Sprint(g.Theta, g.ThetaGrad, g.GradGain, g.HetReturn, g.HomReturn) != fmt.Sprint(w.Theta, w.ThetaGrad, w.GradGain, w.HetReturn, w.HomReturn) {
+			t.Errorf("row %d of seed 2 alone: θ %v, gain %v; in a run of both %v, %v", k+1, g.Theta, g.GradGain, w.Theta, w.GradGain)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{hetgpsTinyArgs(second, "-first-seed", "3"), "-first-seed 3: want 0 to -seeds (2)"},
+		{hetgpsTinyArgs(second, "-first-seed", "-1"), "-first-seed -1: want 0 to -seeds (2)"},
+	} {
+		if code, out, errOut := runArgs(c.args...); code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want usage error naming %s", c.args, code, out, errOut, c.want)
 		}
 	}
 }

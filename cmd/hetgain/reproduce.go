@@ -120,7 +120,9 @@ With -setting, trajectories.csv and summary.txt then hold those settings
 only (as -pairs does for the table); -table without -setting, with the
 largest -seeds used, writes them again for every setting. -iterations
 counts the iterations of the search, after a setting's warm-up (the
-descent in capture trains the teams for 200 first).`)
+descent in capture trains the teams for 200 first). -first-seed works as
+for the learning experiments: -seeds 36 -first-seed 19 searches seeds 19
+to 36 only, independent of a first test on seeds 1 to 18.`)
 	return b.String()
 }
 

@@ -335,8 +335,8 @@ func TestReproducePairsAndTable(t *testing.T) {
 }
 
 // TestReproduceFirstSeed trains seed 2 alone with -first-seed, names it
-// in the summary, trains no seed 1, and refuses a first seed over -seeds,
-// a negative one, and one for hetgps.
+// in the summary, trains no seed 1, and refuses a first seed over -seeds
+// and a negative one, for the learning experiments and for hetgps.
 func TestReproduceFirstSeed(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "m2")
 	var out, errb bytes.Buffer
@@ -355,8 +355,9 @@ func TestReproduceFirstSeed(t *testing.T) {
 	}{
 		{reproduceArgs(dir, "-first-seed", "3"), "-first-seed 3: over the 2 seeds per cell"},
 		{reproduceArgs(dir, "-first-seed", "-1"), "want -jobs >= 1 and the others >= 0"},
-		{[]string{"reproduce", "hetgps", "-first-seed", "2", "softmax"}, "only the learning experiments take it"},
-		{[]string{"reproduce", "hetgps", "softmax", "-first-seed", "2"}, "only the learning experiments take it"},
+		{[]string{"reproduce", "hetgps", "-first-seed", "4", "softmax"}, "-first-seed 4: over the 3 seeds of softmax; give -seeds too"},
+		{[]string{"reproduce", "hetgps", "softmax", "-seeds", "18", "-first-seed", "19"}, "-first-seed 19: over the 18 seeds of softmax"},
+		{[]string{"reproduce", "hetgps", "softmax", "-first-seed", "-1"}, "-first-seed -1: want >= 0"},
 	} {
 		var out, errb bytes.Buffer
 		if code := runTiny(newApp(context.Background(), &out, &errb), c.args...); code != exitUsage || !strings.Contains(errb.String(), c.msg) {
