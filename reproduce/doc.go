@@ -42,6 +42,22 @@
 // standard errors can reach whatever they give, and so whether they can
 // still make it clearly positive; the summary says it for every such
 // cell.
+//
+// A HetGPSExperiment is the paper's Figure 5: HetGPS (learn.HetGPS)
+// searching the parameters (τ_T, τ_U) of parametrised aggregators, once per
+// setting (the matrix game, Multi-goal-capture) and seed, each run in
+//
+//	<dir>/<setting>/seed<k>
+//
+// HetGPSExperiments and HetGPSLookup give the presets (softmax, powersum,
+// adverse, descent); RunHetGPSExperiment runs and resumes them as Run does,
+// and LoadHetGPS reads them back. HetGPSResults.Outcomes says, run by run,
+// whether τ_T rose, τ_U fell and the gain rose (for a descent, whether the
+// gain fell to about 0); Summary, Trajectories and Figure give the text,
+// the table over seeds and the picture. HetGPSExperiment.FirstSeed runs a
+// later range of seeds only, for a second test independent of a first,
+// and CompareHetGPS pairs two variants of a search seed by seed, with the
+// exact one-sided McNemar test of McNemarP.
 package reproduce
 
 //go:generate cp ../testdata/paper_learned_gains.csv paper_learned_gains.csv

@@ -1,0 +1,128 @@
+package reproduce
+
+import (
+	"math"
+	"sort"
+)
+
+// McNemarP returns the one-sided exact p-value of McNemar's test for
+// paired yes/no outcomes, such as "this seed ended as the paper" for the
+// same seeds run two ways, A and B. Only the discordant pairs count:
+// onlyA seeds were yes under A alone and onlyB under B alone. McNemarP is
+// the probability of onlyB or more of the onlyA + onlyB discordant pairs
+// favouring B if either way were as likely, P(X >= onlyB) for X binomial
+// with n = onlyA + onlyB and p = 1/2: small when B is better. It is 1
+// when there are no discordant pairs. McNemarP panics if a count is
+// negative.
+func McNemarP(onlyA, onlyB int) float64 {
+	if onlyA < 0 || onlyB < 0 {
+		panic("reproduce: McNemarP of a negative count")
+	}
+	n := onlyA + onlyB
+	// The terms C(n, k) 2^-n, in log space (either factor overflows
+	// float64 for n above about a thousand), are summed over the shorter
+	// tail from its small end, so that p is exact to rounding at both ends:
+	// P(X >= onlyB) directly if onlyB is above n/2, else 1 − P(X < onlyB).
+	term := func(k int) float64 { return math.Exp(logChoose(n, k) - float64(n)*math.Ln2) }
+	var tail float64
+	if 2*onlyB > n {
+		for k := n; k >= onlyB; k-- {
+			tail += term(k)
+		}
+		return math.Min(tail, 1)
+	}
+	for k := 0; k < onlyB; k++ {
+		tail += term(k)
+	}
+	return math.Max(1-tail, 0)
+}
+
+// logChoose returns log C(n, k) for 0 <= k <= n.
+func logChoose(n, k int) float64 {
+	ln, _ := math.Lgamma(float64(n + 1))
+	lk, _ := math.Lgamma(float64(k + 1))
+	lnk, _ := math.Lgamma(float64(n - k + 1))
+	return ln - lk - lnk
+}
+
+// HetGPSComparison pairs the seeds of one setting searched two ways, A
+// and B (without and with a change, say), by their outcome
+// (HetGPSOutcome.AsExpected).
+type HetGPSComparison struct {
+	Setting string
+	// Seeds are the seeds with a finished run under both, ascending;
+	// Unpaired counts the seeds finished under one only, which the
+	// comparison leaves out.
+	Seeds    []int
+	Unpaired int
+	// Both and Neither count the seeds as expected under both and under
+	// neither; OnlyA and OnlyB list those as expected under one only.
+	Both, Neither int
+	OnlyA, OnlyB  []int
+	// P is McNemarP(len(OnlyA), len(OnlyB)): small when B ends as
+	// expected in more seeds than chance would give.
+	P float64
+}
+
+// CompareHetGPS pairs the runs of a and b seed by seed, for each setting
+// with runs in both (in a's order), so that two variants of a search run
+// on the same seeds can be compared by the paired test their outcomes
+// call for rather than by their counts alone. The two need not be the
+// same experiment: a may be a preset and b the same with a parameter
+// clamped, say; the outcomes are each judged by their own experiment.
+func CompareHetGPS(a, b *HetGPSResults) []HetGPSComparison {
+	type key struct {
+		setting string
+		seed    int
+	}
+	inB := map[key]bool{}
+	for _, o := range b.Outcomes() {
+		inB[key{o.Setting, o.Seed}] = o.AsExpected
+	}
+	var out []HetGPSComparison
+	index := map[string]int{}
+	paired := map[key]bool{}
+	for _, o := range a.Outcomes() {
+		k := key{o.Setting, o.Seed}
+		bYes, ok := inB[k]
+		if !ok {
+			continue
+		}
+		paired[k] = true
+		i, seen := index[o.Setting]
+		if !seen {
+			i = len(out)
+			index[o.Setting] = i
+			out = append(out, HetGPSComparison{Setting: o.Setting})
+		}
+		c := &out[i]
+		c.Seeds = append(c.Seeds, o.Seed)
+		switch {
+		case o.AsExpected && bYes:
+			c.Both++
+		case o.AsExpected:
+			c.OnlyA = append(c.OnlyA, o.Seed)
+		case bYes:
+			c.OnlyB = append(c.OnlyB, o.Seed)
+		default:
+			c.Neither++
+		}
+	}
+	unpaired := func(outcomes []HetGPSOutcome) {
+		for _, o := range outcomes {
+			if i, ok := index[o.Setting]; ok && !paired[key{o.Setting, o.Seed}] {
+				out[i].Unpaired++
+			}
+		}
+	}
+	unpaired(a.Outcomes())
+	unpaired(b.Outcomes())
+	for i := range out {
+		c := &out[i]
+		sort.Ints(c.Seeds)
+		sort.Ints(c.OnlyA)
+		sort.Ints(c.OnlyB)
+		c.P = McNemarP(len(c.OnlyA), len(c.OnlyB))
+	}
+	return out
+}
