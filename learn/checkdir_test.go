@@ -263,3 +263,20 @@ func TestErrOtherSettings(t *testing.T) {
 	}
 	unreadable("CheckRunDir, unreadable spec.json", CheckRunDir(d, spec))
 }
+
+func TestThetaParamString(t *testing.T) {
+	for _, c := range []struct {
+		p    ThetaParam
+		want string
+	}{
+		{ThetaParam{Name: "T.t"}, "T.t from 0"},
+		{ThetaParam{Name: "U.t", Init: -5}, "U.t from -5"},
+		{ThetaParam{Name: "T.t", Init: 1, Low: 0.3, High: 6}, "T.t from 1 in (0.3, 6)"},
+		{ThetaParam{Name: "T.t", Init: 1, Low: 0.3, High: 6, ClampLow: 0.4, ClampHigh: 5.9}, "T.t from 1 in (0.3, 6), clamped to [0.4, 5.9]"},
+		{ThetaParam{Name: "T.t", Init: 0.5, ClampLow: 0, ClampHigh: 2}, "T.t from 0.5 clamped to [0, 2]"},
+	} {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("%#v: %q, want %q", c.p, got, c.want)
+		}
+	}
+}

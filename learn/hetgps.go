@@ -3,6 +3,7 @@ package learn
 import (
 	"bytes"
 	"encoding/gob"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -91,6 +92,22 @@ func (p ThetaParam) Bounded() bool { return p.Low != 0 || p.High != 0 }
 
 // Clamped reports whether θ is clamped into [ClampLow, ClampHigh].
 func (p ThetaParam) Clamped() bool { return p.ClampLow != 0 || p.ClampHigh != 0 }
+
+// String describes the parameter as "T.t from 1 in (0.3, 6), clamped to
+// [0.4, 5.9]", leaving out the bounds and the clamp it does not have.
+func (p ThetaParam) String() string {
+	s := fmt.Sprintf("%s from %v", p.Name, p.Init)
+	if p.Bounded() {
+		s += fmt.Sprintf(" in (%v, %v)", p.Low, p.High)
+	}
+	if p.Clamped() {
+		if p.Bounded() {
+			s += ","
+		}
+		s += fmt.Sprintf(" clamped to [%v, %v]", p.ClampLow, p.ClampHigh)
+	}
+	return s
+}
 
 // rawLimit bounds the raw value of a bounded parameter: tanh(15) is
 // 1 − 1.9e-13, so θ stays strictly inside (Low, High).
@@ -558,6 +575,48 @@ func (s HetGPSSpec) record() hetgpsRecord {
 		GradEpisodes: s.GradEpisodes, DeterministicGrad: s.DeterministicGrad}
 }
 
+// spec returns the search that rec records, with its schedule parsed.
+func (rec hetgpsRecord) spec(schedule Schedule) HetGPSSpec {
+	spec := HetGPSSpec{Run: rec.Run, Params: rec.Params, Schedule: schedule, AgentIters: rec.AgentIters,
+		EnvIters: rec.EnvIters, WarmUp: rec.WarmUp, Descent: rec.Descent, DescentFloor: rec.DescentFloor,
+		SGD: rec.SGD, ThetaLR: rec.ThetaLR, GradEpisodes: rec.GradEpisodes, DeterministicGrad: rec.DeterministicGrad}
+	spec.Run.Iterations = rec.Iterations
+	return spec
+}
+
+// ReadHetGPSSpec returns the search that the HetGPS run directory dir
+// records in its spec.json (with the defaults filled in, as the run had
+// them), so that a run can be read back without the command or program
+// that started it. It needs no checkpoint: a finished run kept with its
+// log alone is enough. If dir has no spec.json, the error wraps
+// fs.ErrNotExist; if it is not a HetGPS run's, or records an invalid
+// search, ErrCheckpoint.
+func ReadHetGPSSpec(dir string) (HetGPSSpec, error) {
+	path := filepath.Join(dir, specFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return HetGPSSpec{}, fmt.Errorf("learn: %w", err)
+	}
+	var rec hetgpsRecord
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	bad := func() (HetGPSSpec, error) {
+		return HetGPSSpec{}, fmt.Errorf("learn: %s is not the specification of a HetGPS run: %w", path, ErrCheckpoint)
+	}
+	if dec.Decode(&rec) != nil || rec.Algorithm != "HetGPS" {
+		return bad()
+	}
+	schedule, err := ParseSchedule(rec.Schedule)
+	if err != nil {
+		return bad()
+	}
+	spec := rec.spec(schedule)
+	if err := spec.Check(); err != nil {
+		return HetGPSSpec{}, fmt.Errorf("learn: %s: %s: %w", path, strings.TrimPrefix(err.Error(), "learn: "), ErrCheckpoint)
+	}
+	return spec, nil
+}
+
 // hetgpsState is the part of a checkpoint that HetGPS adds to the teams'
 // (checkpoint.Extra): the HetGPS iteration, the raw values of θ and the
 // state of their optimiser.
@@ -787,10 +846,7 @@ func LoadHetGPS(dir string) (*Pair, simulate.Params, error) {
 	if err != nil || rec.Algorithm != "HetGPS" || ck.Extra == nil {
 		return nil, simulate.Params{}, fmt.Errorf("learn: load HetGPS: %s is not the checkpoint of a HetGPS run: %w", path, ErrCheckpoint)
 	}
-	spec := HetGPSSpec{Run: rec.Run, Params: rec.Params, Schedule: schedule, AgentIters: rec.AgentIters,
-		EnvIters: rec.EnvIters, WarmUp: rec.WarmUp, Descent: rec.Descent, DescentFloor: rec.DescentFloor,
-		SGD: rec.SGD, ThetaLR: rec.ThetaLR, GradEpisodes: rec.GradEpisodes, DeterministicGrad: rec.DeterministicGrad}
-	spec.Run.Iterations = rec.Iterations
+	spec := rec.spec(schedule)
 	h, err := newHetGPS(spec)
 	if err != nil {
 		return nil, simulate.Params{}, fmt.Errorf("learn: load HetGPS: %s: %w", path, err)

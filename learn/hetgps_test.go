@@ -894,6 +894,78 @@ func TestLoadHetGPS(t *testing.T) {
 	}
 }
 
+// TestReadHetGPSSpec reads back the searches that runs recorded, with
+// their defaults filled in: that of runs made here (with a clamp, a
+// warm-up, a descent, the alternated schedule), checkpoint or not, and
+// that of every stored HetGPS run in testdata, which must then match its
+// own directory.
+func TestReadHetGPSSpec(t *testing.T) {
+	matrix := hetgpsMatrix(2, 3)
+	matrix.DeterministicGrad, matrix.SGD = true, true
+	capture := hetgpsSmallCapture(3, 4)
+	capture.Params[0].ClampLow, capture.Params[0].ClampHigh = 0.4, 5.9
+	capture.Schedule, capture.AgentIters, capture.EnvIters, capture.WarmUp = Alternated, 2, 1, 1
+	capture.Descent, capture.DescentFloor = true, true
+	for _, spec := range []HetGPSSpec{matrix, capture} {
+		dir := t.TempDir()
+		if _, err := HetGPS(spec, Options{Dir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(dir, checkpointFile)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadHetGPSSpec(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := spec.withDefaults(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: read\n%+v\nwant\n%+v", spec.Run.Env.Name, got, want)
+		}
+		if err := CheckHetGPSDir(dir, got); err != nil {
+			t.Errorf("%s: the spec read back does not match its directory: %v", spec.Run.Env.Name, err)
+		}
+	}
+	stored, err := filepath.Glob(filepath.Join("..", "testdata", "reproductions", "hetgps-*", "*", "seed*"))
+	if err != nil || len(stored) < 12 {
+		t.Fatalf("%d stored HetGPS runs (%v), want at least 12", len(stored), err)
+	}
+	for _, dir := range stored {
+		spec, err := ReadHetGPSSpec(dir)
+		if err != nil {
+			t.Errorf("%s: %v", dir, err)
+			continue
+		}
+		if err := CheckHetGPSDir(dir, spec); err != nil {
+			t.Errorf("%s: the spec read back does not match its directory: %v", dir, err)
+		}
+	}
+
+	if _, err := ReadHetGPSSpec(t.TempDir()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("empty directory: %v, want fs.ErrNotExist", err)
+	}
+	paired := t.TempDir()
+	mustTrain(t, smallSpec(2), Options{Dir: paired})
+	bad := t.TempDir()
+	for name, content := range map[string]string{
+		"a paired run's": "",
+		"not JSON":       "{",
+		"unknown field":  `{"Algorithm": "HetGPS", "Colour": 1}`,
+		"bad schedule":   `{"Algorithm": "HetGPS", "Schedule": "sometimes"}`,
+		"invalid search": `{"Algorithm": "HetGPS", "Iterations": 2, "Run": {"Env": {"Name": "matrix", "U": "min", "T": "max"}}, "Schedule": "concurrent", "Params": [{"Name": "T.t"}]}`,
+	} {
+		dir := paired
+		if content != "" {
+			dir = bad
+			if err := os.WriteFile(filepath.Join(bad, specFile), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := ReadHetGPSSpec(dir); !errors.Is(err, ErrCheckpoint) {
+			t.Errorf("%s spec.json: %v, want ErrCheckpoint", name, err)
+		}
+	}
+}
+
 // TestHetGPSCheckpointErrors: a HetGPS checkpoint whose search state
 // training cannot have written is refused with ErrCheckpoint, not resumed.
 func TestHetGPSCheckpointErrors(t *testing.T) {
