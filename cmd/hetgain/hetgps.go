@@ -265,18 +265,11 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			fmt.Sprintf("-grad-episodes %d", *gradEpisodes), fmt.Sprintf("-episode-length %d", probe.EpisodeLength())); err != nil {
 			return err
 		}
-		family, boundary := hetgpsFamily(*t)
-		scale := 1.0
-		if env.value != "matrix" {
-			scale = float64(probe.EpisodeLength())
-			if env.value == "capture" {
-				scale /= 10
-			}
+		e, err := reproduce.HetGPSSearch("hetgps", env.value, spec, *seeds)
+		if err != nil {
+			return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
 		}
-		uFamily, uBoundary := hetgpsFamily(*u)
-		e := reproduce.HetGPSExperiment{Name: "hetgps", Family: family, Boundary: boundary, UFamily: uFamily, UBoundary: uBoundary, Seeds: *seeds, FirstSeed: *firstSeed,
-			Settings: []reproduce.HetGPSSetting{{Label: env.value, Spec: spec, Scale: scale}},
-			Expect:   hetgpsExpectation(spec)}
+		e.FirstSeed = *firstSeed
 		if *plot == "" {
 			*plot = filepath.Join(*dir, fmt.Sprintf("hetgps-%s.png", env.value))
 		}
@@ -312,27 +305,6 @@ func checkHetGPSMemory(e reproduce.HetGPSExperiment, jobs int) error {
 // hetgpsGradCost is the memory of an episode of HetGPS's gradient, in
 // episodes of training: the environment with a tangent per parameter.
 func hetgpsGradCost(params int) float64 { return float64(2 + params) }
-
-// hetgpsFamily names the family of the aggregator spec and its Schur
-// boundary (NaN if unknown).
-func hetgpsFamily(spec string) (string, float64) {
-	name, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), "(")
-	switch name {
-	case "softmax", "lse":
-		return name, 0
-	case "powersum", "powermean":
-		return name, 1
-	}
-	return name, math.NaN()
-}
-
-// hetgpsExpectation says what the theory predicts for the search.
-func hetgpsExpectation(spec learn.HetGPSSpec) string {
-	if spec.Descent {
-		return "the gain falls towards 0"
-	}
-	return "T becomes Schur-convex (τ_T rises) and U Schur-concave (τ_U falls), and the gain rises"
-}
 
 // runHetGPS runs e in dir, writes its results and prints its summary.
 // plot, if not empty, is where the figure of the (single) setting goes.
