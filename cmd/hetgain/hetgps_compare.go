@@ -1,0 +1,123 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/reproduce"
+)
+
+var hetgpsCompareCommand = &command{
+	name:     "hetgps-compare",
+	summary:  "compare two HetGPS searches seed by seed (exact McNemar test)",
+	synopsis: "DIR_A DIR_B",
+	about: `
+Hetgps-compare reads two directories of HetGPS runs (of hetgps or
+reproduce hetgps, finished or not) from their own spec.json files, and
+for every setting the two share, pairs the seeds finished in both by
+whether each ended as the theory expects (the "as expected" of hetgps's
+summary). It prints the seeds as expected under both, under neither and
+under one only, and the one-sided exact McNemar p-value of each
+direction: the chance, were A and B alike, of at least that many of the
+seeds that differ going B's way (or A's). Seeds finished in one directory
+only are counted and left out.
+
+Run the two searches on the same seeds (the same -seeds and -first-seed)
+with one change between them, as -clamp or another -theta-lr, and decide
+before running what p will count. To test again after seeing a result,
+run fresh seeds (-seeds 36 -first-seed 19 after -seeds 18) rather than
+adding seeds to the same test. It trains nothing and is instant.`,
+	examples: []example{
+		{"hetgain hetgps-compare runs/powersum runs/powersum-clamp", "does the clamp change how many seeds end as the paper?"},
+	},
+	setup: setupHetGPSCompare,
+}
+
+func init() {
+	for k, c := range commandTable {
+		if c == helpCommand {
+			commandTable = append(commandTable[:k], append([]*command{hetgpsCompareCommand}, commandTable[k:]...)...)
+			return
+		}
+	}
+	commandTable = append(commandTable, hetgpsCompareCommand)
+}
+
+func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
+	return func(a *app, fs *flag.FlagSet) error {
+		if fs.NArg() != 2 {
+			return usagef("want two directories of HetGPS runs, A and B; got %d argument(s)", fs.NArg())
+		}
+		var res [2]*reproduce.HetGPSResults
+		for k, dir := range fs.Args() {
+			r, err := loadHetGPSDir(dir)
+			if err != nil {
+				return err
+			}
+			res[k] = r
+		}
+		_, err := fmt.Fprint(a.stdout, hetgpsComparison(fs.Args(), res))
+		return err
+	}
+}
+
+// loadHetGPSDir reads the experiment of dir from its runs' spec.json and
+// loads its finished runs.
+func loadHetGPSDir(dir string) (*reproduce.HetGPSResults, error) {
+	e, err := reproduce.ReadHetGPSExperiment(dir)
+	if err == nil {
+		var r *reproduce.HetGPSResults
+		if r, err = reproduce.LoadHetGPS(e, dir); err == nil {
+			return r, nil
+		}
+	}
+	msg := strings.TrimPrefix(err.Error(), "reproduce: ")
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, learn.ErrOtherSettings) {
+		return nil, usagef("%s", msg)
+	}
+	return nil, errors.New(msg)
+}
+
+// hetgpsComparison describes both directories and their comparison.
+func hetgpsComparison(dirs []string, res [2]*reproduce.HetGPSResults) string {
+	var b strings.Builder
+	for k, r := range res {
+		fmt.Fprintf(&b, "%c: %s (expected: %s)\n", 'A'+k, dirs[k], r.Experiment.Expect)
+		for _, s := range r.Experiment.Settings {
+			n, yes := 0, 0
+			for _, o := range r.Outcomes() {
+				if o.Setting == s.Label {
+					n++
+					if o.AsExpected {
+						yes++
+					}
+				}
+			}
+			var params []string
+			for _, p := range s.Spec.Params {
+				params = append(params, p.String())
+			}
+			fmt.Fprintf(&b, "   %s (%s; θ: %s): %d of %d finished seeds as expected\n",
+				s.Label, s.Spec.Run.Env.String(), strings.Join(params, "; "), yes, n)
+		}
+	}
+	comps := reproduce.CompareHetGPS(res[0], res[1])
+	if len(comps) == 0 {
+		b.WriteString("no setting has a seed finished in both\n")
+	}
+	for _, c := range comps {
+		fmt.Fprintf(&b, "%s: %d seeds finished in both", c.Setting, len(c.Seeds))
+		if c.Unpaired > 0 {
+			fmt.Fprintf(&b, " (%d in one only, left out)", c.Unpaired)
+		}
+		fmt.Fprintf(&b, "; as expected under both %d, under neither %d, under A only %d %v, under B only %d %v\n",
+			c.Both, c.Neither, len(c.OnlyA), c.OnlyA, len(c.OnlyB), c.OnlyB)
+		fmt.Fprintf(&b, "   one-sided exact McNemar p: B better than A %.4g, A better than B %.4g\n",
+			c.P, reproduce.McNemarP(len(c.OnlyB), len(c.OnlyA)))
+	}
+	return b.String()
+}

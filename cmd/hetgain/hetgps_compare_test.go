@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hetgain/hetgain/reproduce"
+)
+
+// storedAsExpected reads, from the stored summary.txt of a HetGPS
+// reproduction, the seeds of each setting that ended as expected: those
+// whose line answers all four questions (τ_T rose, τ_U fell, in the
+// region, gain rose) with yes.
+func storedAsExpected(t *testing.T, dir string) map[string]map[int]bool {
+	f, err := os.Open(filepath.Join(dir, "summary.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]map[int]bool{}
+	setting := ""
+	seedLine := regexp.MustCompile(`^  seed (\d+): `)
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if label, _, ok := strings.Cut(line, " ("); ok && !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "HetGPS") {
+			setting = label
+			out[setting] = map[int]bool{}
+		}
+		if m := seedLine.FindStringSubmatch(line); m != nil {
+			k, _ := strconv.Atoi(m[1])
+			out[setting][k] = strings.Count(line, ": yes") == 4
+		}
+	}
+	return out
+}
+
+// TestHetGPSCompareStored compares two stored reproductions that share
+// the settings matrix2 and capture (power-sum as A, softmax as B) and
+// checks the pairing against their summaries.
+func TestHetGPSCompareStored(t *testing.T) {
+	a := filepath.Join("..", "..", "testdata", "reproductions", "hetgps-powersum")
+	b := filepath.Join("..", "..", "testdata", "reproductions", "hetgps-softmax")
+	code, out, errOut := runArgs("hetgps-compare", a, b)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	yesA, yesB := storedAsExpected(t, a), storedAsExpected(t, b)
+	for _, setting := range []string{"capture", "matrix2"} {
+		var both, neither int
+		var onlyA, onlyB []int
+		for k := 1; k <= 3; k++ {
+			switch ya, yb := yesA[setting][k], yesB[setting][k]; {
+			case ya && yb:
+				both++
+			case ya:
+				onlyA = append(onlyA, k)
+			case yb:
+				onlyB = append(onlyB, k)
+			default:
+				neither++
+			}
+		}
+		want := fmt.Sprintf("%s: 3 seeds finished in both; as expected under both %d, under neither %d, under A only %d %v, under B only %d %v\n"+
+			"   one-sided exact McNemar p: B better than A %.4g, A better than B %.4g\n",
+			setting, both, neither, len(onlyA), onlyA, len(onlyB), onlyB,
+			reproduce.McNemarP(len(onlyA), len(onlyB)), reproduce.McNemarP(len(onlyB), len(onlyA)))
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks\n%s\nin\n%s", want, out)
+		}
+	}
+	if len(yesB["capture"]) != 3 || len(yesA["matrix2"]) != 3 {
+		t.Fatalf("summaries read: %v, %v", yesA, yesB)
+	}
+	for _, w := range []string{"A: " + a, "B: " + b, "capture (capture N=2 M=2 U=powersum(1) T=powersum(1); θ: T.t from 1 in (0.3, 6); U.t from 1 in (0.3, 6)): ",
+		"matrix4 (matrix-cont N=4 M=4 U=softmax(0) T=softmax(0); θ: T.t from 0; U.t from 0): 3 of 3 finished seeds as expected"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "matrix4: ") {
+		t.Errorf("matrix4, in B only, was compared:\n%s", out)
+	}
+}
+
+// TestHetGPSCompareSeeds compares runs made here: a directory with itself
+// (no seed differs, p = 1 both ways), and with a third seed in B only.
+func TestHetGPSCompareSeeds(t *testing.T) {
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	if code, _, errOut := runArgs(hetgpsTinyArgs(a, "-quiet")...); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := runArgs(hetgpsTinyArgs(b, "-quiet", "-seeds", "3")...); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut := runArgs("hetgps-compare", a, a)
+	if code != exitOK || !strings.Contains(out, "under A only 0 [], under B only 0 []") ||
+		!strings.Contains(out, "p: B better than A 1, A better than B 1") {
+		t.Errorf("a directory with itself: exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+	code, out, errOut = runArgs("hetgps-compare", a, b)
+	if code != exitOK || !strings.Contains(out, "matrix: 2 seeds finished in both (1 in one only, left out)") {
+		t.Errorf("a third seed in B: exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+}
+
+func TestHetGPSCompareUsage(t *testing.T) {
+	dir := t.TempDir()
+	paired := filepath.Join(t.TempDir(), "paired")
+	if code, _, errOut := runArgs("train", "-env", "matrix", "-U", "min", "-T", "max", "-iterations", "1", "-seeds", "1", "-frames-per-iter", "64",
+		"-envs", "16", "-minibatch", "32", "-epochs", "1", "-hidden", "8", "-quiet", "-dir", paired); code != exitOK {
+		t.Fatalf("train: exit %d, stderr %q", code, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"hetgps-compare"}, exitUsage, "want two directories"},
+		{[]string{"hetgps-compare", dir}, exitUsage, "want two directories"},
+		{[]string{"hetgps-compare", dir, dir, dir}, exitUsage, "want two directories"},
+		{[]string{"hetgps-compare", dir, dir}, exitUsage, "holds no HetGPS run"},
+		{[]string{"hetgps-compare", filepath.Join(dir, "none"), dir}, exitUsage, "no such file or directory"},
+		{[]string{"hetgps-compare", paired, paired}, exitUsage, "holds no HetGPS run"},
+		// The parent of train's seed<k> directories: a setting whose runs
+		// are not HetGPS's.
+		{[]string{"hetgps-compare", filepath.Dir(paired), dir}, exitError, "not the specification of a HetGPS run"},
+	} {
+		code, out, errOut := runArgs(c.args...)
+		if code != c.code || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d naming %s", c.args, code, out, errOut, c.code, c.want)
+		}
+	}
+}
