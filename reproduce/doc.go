@@ -50,8 +50,10 @@
 //	<dir>/<setting>/seed<k>
 //
 // HetGPSExperiments and HetGPSLookup give the presets (softmax, powersum,
-// adverse, descent); RunHetGPSExperiment runs and resumes them as Run does,
-// and LoadHetGPS reads them back. HetGPSResults.Outcomes says, run by run,
+// adverse, descent) and HetGPSSearch the experiment of a search of one's
+// own; RunHetGPSExperiment runs and resumes them as Run does, LoadHetGPS
+// reads them back, and ReadHetGPSExperiment reads an experiment from its
+// runs' own spec.json files, for a directory whose command is not known. HetGPSResults.Outcomes says, run by run,
 // whether τ_T rose, τ_U fell and the gain rose (for a descent, whether the
 // gain fell to about 0); Summary, Trajectories and Figure give the text,
 // the table over seeds and the picture. HetGPSExperiment.FirstSeed runs a
