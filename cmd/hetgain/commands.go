@@ -39,8 +39,8 @@ type command struct {
 // example is a command line with what it does.
 type example struct{ line, note string }
 
-// commandTable lists the sub-commands in the order of the help. Later:
-// hetgps, simulate.
+// commandTable lists the sub-commands in the order of the help; hetgps
+// and hetgps-compare add themselves before help in their own files.
 var commandTable []*command
 
 func init() {
