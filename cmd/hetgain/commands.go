@@ -210,8 +210,12 @@ Usage:
 
 Commands:
 `)
+	width := 0
 	for _, c := range commandTable {
-		fmt.Fprintf(&b, "  %-9s  %s\n", c.name, c.summary)
+		width = max(width, len(c.name))
+	}
+	for _, c := range commandTable {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, c.name, c.summary)
 	}
 	b.WriteString("\nExamples:\n")
 	for _, c := range commandTable {
