@@ -325,3 +325,36 @@ func FuzzThetaParam(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadHetGPSSpec: whatever a spec.json holds, ReadHetGPSSpec never
+// panics; it returns ErrCheckpoint or a search that Check accepts and
+// that matches the directory it was read from.
+func FuzzReadHetGPSSpec(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("..", "testdata", "reproductions", "hetgps-*", "*", "seed1", specFile))
+	for _, p := range seeds {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"Algorithm": "HetGPS", "Iterations": 2, "Run": {"Env": {"Name": "matrix", "U": "softmax(0)", "T": "softmax(0)"}}, "Schedule": "concurrent", "Params": [{"Name": "T.t", "Init": 1e308, "Low": -1e308, "High": 1e308}]}`))
+	f.Add([]byte(`{"Algorithm": "HetGPS", "Run": {"Env": {"Name": "capture", "Agents": -1}}, "Schedule": "alternated"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, specFile), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		spec, err := ReadHetGPSSpec(dir)
+		if err != nil {
+			if !errors.Is(err, ErrCheckpoint) {
+				t.Fatalf("error %v does not wrap ErrCheckpoint", err)
+			}
+			return
+		}
+		if err := spec.Check(); err != nil {
+			t.Fatalf("read a search that Check refuses: %v", err)
+		}
+		if err := CheckHetGPSDir(dir, spec); err != nil {
+			t.Fatalf("the search read does not match its own directory: %v", err)
+		}
+	})
+}

@@ -614,6 +614,13 @@ func ReadHetGPSSpec(dir string) (HetGPSSpec, error) {
 	if err := spec.Check(); err != nil {
 		return HetGPSSpec{}, fmt.Errorf("learn: %s: %s: %w", path, strings.TrimPrefix(err.Error(), "learn: "), ErrCheckpoint)
 	}
+	// The decoder takes keys in any case and ignores what it cannot place
+	// in a nested map; what it read must also be what the file says, as
+	// CheckHetGPSDir will compare them.
+	if err := sameSpec(data, mustJSON(spec.withDefaults().record())); err != nil {
+		return HetGPSSpec{}, fmt.Errorf("learn: %s does not record a HetGPS run as hetgain writes it (%s): %w",
+			path, strings.TrimPrefix(err.Error(), "learn: "), ErrCheckpoint)
+	}
 	return spec, nil
 }
 

@@ -951,6 +951,7 @@ func TestReadHetGPSSpec(t *testing.T) {
 		"not JSON":       "{",
 		"unknown field":  `{"Algorithm": "HetGPS", "Colour": 1}`,
 		"bad schedule":   `{"Algorithm": "HetGPS", "Schedule": "sometimes"}`,
+		"lower-case key": strings.Replace(string(mustJSON(matrix.withDefaults().record())), `"ThetaLR"`, `"thetalr"`, 1),
 		"invalid search": `{"Algorithm": "HetGPS", "Iterations": 2, "Run": {"Env": {"Name": "matrix", "U": "min", "T": "max"}}, "Schedule": "concurrent", "Params": [{"Name": "T.t"}]}`,
 	} {
 		dir := paired
