@@ -915,6 +915,77 @@ func TestStoredReproductions(t *testing.T) {
 	storedHetGPS(t, "powersum", 6)
 	storedHetGPS(t, "adverse", 6)
 	storedHetGPS(t, "descent", 6)
+	storedPowerSumClampTest(t)
+}
+
+// storedPowerSumClampTest checks the stored fresh test of the reference's
+// clamp (power-sum in Multi-goal-capture, seeds 19 to 36, without and with
+// the clamp; REPRODUCTIONS.md, HetGPS): both are the powersum preset's
+// capture search, the second with the clamp [0.4, 5.9] on both exponents,
+// their summaries are those of their logs, and the preset has the clamp if
+// and only if the test's one-sided p is below 0.05, the rule fixed before
+// the runs.
+func storedPowerSumClampTest(t *testing.T) {
+	preset, err := HetGPSLookup("powersum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	capture, _ := preset.setting("capture")
+	var res [2]*HetGPSResults
+	for k, variant := range []string{"noclamp", "clamp"} {
+		dir := filepath.Join("..", "testdata", "reproductions", "hetgps-powersum-fresh", variant)
+		e, err := ReadHetGPSExperiment(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.FirstSeed != 19 || e.Seeds != 36 || len(e.Settings) != 1 || e.Settings[0].Label != "capture" ||
+			e.Settings[0].Scale != capture.Scale {
+			t.Fatalf("%s: seeds %d to %d, settings %v; want seeds 19 to 36 of capture", variant, e.FirstSeed, e.Seeds, e.Labels())
+		}
+		// The preset's own search (with the clamp for the second) reads
+		// the runs back too: LoadHetGPS refuses runs of another search.
+		own, _ := preset.Only("capture")
+		own.Seeds, own.FirstSeed = 36, 19
+		params := own.Settings[0].Spec.Params
+		own.Settings[0].Spec.Params = nil
+		for _, p := range params {
+			if k == 1 {
+				p.ClampLow, p.ClampHigh = 0.4, 5.9
+			}
+			own.Settings[0].Spec.Params = append(own.Settings[0].Spec.Params, p)
+		}
+		if r, err := LoadHetGPS(own, dir); err != nil || len(r.Runs) != 18 {
+			t.Errorf("%s read as the preset's search: %v", variant, err)
+		}
+		r, err := LoadHetGPS(e, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Runs) != 18 {
+			t.Errorf("%s: %d finished runs, want 18", variant, len(r.Runs))
+		}
+		if *update {
+			if _, err := r.Save(dir); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stored, err := os.ReadFile(filepath.Join(dir, HetGPSSummary))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Summary(); got != string(stored) {
+			t.Errorf("%s: the stored %s differs from the logs' summary:\n%s\nwant\n%s", variant, HetGPSSummary, stored, got)
+		}
+		res[k] = r
+	}
+	comps := CompareHetGPS(res[0], res[1])
+	if len(comps) != 1 || len(comps[0].Seeds) != 18 {
+		t.Fatalf("comparison %+v, want capture over 18 seeds", comps)
+	}
+	if clamped := capture.Spec.Params[0].Clamped(); clamped != (comps[0].P < 0.05) {
+		t.Errorf("the powersum preset's clamp is %v, but the fresh test gives p = %.4g (only with the clamp %v, only without %v)",
+			clamped, comps[0].P, comps[0].OnlyB, comps[0].OnlyA)
+	}
 }
 
 // tagLargeStored is TagLarge with 13 seeds, so that Load
