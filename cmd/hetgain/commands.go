@@ -40,11 +40,24 @@ type command struct {
 type example struct{ line, note string }
 
 // commandTable lists the sub-commands in the order of the help; hetgps
-// and hetgps-compare add themselves before help in their own files.
+// and hetgps-compare add themselves before help in their own files
+// (registerBeforeHelp).
 var commandTable []*command
 
 func init() {
 	commandTable = []*command{gainsCommand, sweepCommand, predictCommand, trainCommand, reproduceCommand, inspectCommand, helpCommand}
+}
+
+// registerBeforeHelp adds c to the command table just before help, for
+// commands defined in files whose init functions run after this one's.
+func registerBeforeHelp(c *command) {
+	for k, h := range commandTable {
+		if h == helpCommand {
+			commandTable = append(commandTable[:k], append([]*command{c}, commandTable[k:]...)...)
+			return
+		}
+	}
+	commandTable = append(commandTable, c)
 }
 
 func lookup(name string) *command {

@@ -95,13 +95,7 @@ otherwise.`,
 // Register hetgps before help in the list of commands (commands.go fills
 // it in an init function that runs before this file's).
 func init() {
-	for k, c := range commandTable {
-		if c == helpCommand {
-			commandTable = append(commandTable[:k], append([]*command{hetgpsCommand}, commandTable[k:]...)...)
-			return
-		}
-	}
-	commandTable = append(commandTable, hetgpsCommand)
+	registerBeforeHelp(hetgpsCommand)
 }
 
 // hetgpsParseRanges reads the ranges of -bounds or -clamp, as

@@ -38,13 +38,7 @@ adding seeds to the same test. It trains nothing and is instant.`,
 }
 
 func init() {
-	for k, c := range commandTable {
-		if c == helpCommand {
-			commandTable = append(commandTable[:k], append([]*command{hetgpsCompareCommand}, commandTable[k:]...)...)
-			return
-		}
-	}
-	commandTable = append(commandTable, hetgpsCompareCommand)
+	registerBeforeHelp(hetgpsCompareCommand)
 }
 
 func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
