@@ -75,14 +75,15 @@ func CompareHetGPS(a, b *HetGPSResults) []HetGPSComparison {
 		setting string
 		seed    int
 	}
+	outA, outB := a.Outcomes(), b.Outcomes()
 	inB := map[key]bool{}
-	for _, o := range b.Outcomes() {
+	for _, o := range outB {
 		inB[key{o.Setting, o.Seed}] = o.AsExpected
 	}
 	var out []HetGPSComparison
 	index := map[string]int{}
 	paired := map[key]bool{}
-	for _, o := range a.Outcomes() {
+	for _, o := range outA {
 		k := key{o.Setting, o.Seed}
 		bYes, ok := inB[k]
 		if !ok {
@@ -115,8 +116,8 @@ func CompareHetGPS(a, b *HetGPSResults) []HetGPSComparison {
 			}
 		}
 	}
-	unpaired(a.Outcomes())
-	unpaired(b.Outcomes())
+	unpaired(outA)
+	unpaired(outB)
 	for i := range out {
 		c := &out[i]
 		sort.Ints(c.Seeds)

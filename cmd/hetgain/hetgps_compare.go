@@ -81,9 +81,10 @@ func hetgpsComparison(dirs []string, res [2]*reproduce.HetGPSResults) string {
 	var b strings.Builder
 	for k, r := range res {
 		fmt.Fprintf(&b, "%c: %s (expected: %s)\n", 'A'+k, dirs[k], r.Experiment.Expect)
+		outcomes := r.Outcomes()
 		for _, s := range r.Experiment.Settings {
 			n, yes := 0, 0
-			for _, o := range r.Outcomes() {
+			for _, o := range outcomes {
 				if o.Setting == s.Label {
 					n++
 					if o.AsExpected {
