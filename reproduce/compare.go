@@ -47,7 +47,8 @@ func logChoose(n, k int) float64 {
 
 // HetGPSComparison pairs the seeds of one setting searched two ways, A
 // and B (without and with a change, say), by their outcome
-// (HetGPSOutcome.AsExpected).
+// (HetGPSOutcome.AsExpected) and by the gain each ended at
+// (HetGPSOutcome.GainEnd).
 type HetGPSComparison struct {
 	Setting string
 	// Seeds are the seeds with a finished run under both, ascending;
@@ -62,68 +63,89 @@ type HetGPSComparison struct {
 	// P is McNemarP(len(OnlyA), len(OnlyB)): small when B ends as
 	// expected in more seeds than chance would give.
 	P float64
+	// GainA and GainB are the gains the searches ended at, for the Seeds
+	// in order. Gain is the signed-rank test of GainB − GainA over the
+	// seeds where both are numbers (a run whose θ never stepped has
+	// none): Gain.Greater is small when B ends at higher gains.
+	GainA, GainB []float64
+	Gain         SignedRank
 }
 
 // CompareHetGPS pairs the runs of a and b seed by seed, for each setting
 // with runs in both (in a's order), so that two variants of a search run
-// on the same seeds can be compared by the paired test their outcomes
-// call for rather than by their counts alone. The two need not be the
-// same experiment: a may be a preset and b the same with a parameter
-// clamped, say; the outcomes are each judged by their own experiment.
+// on the same seeds can be compared by the paired tests their outcomes
+// and gains call for rather than by their counts alone. The two need not
+// be the same experiment: a may be a preset and b the same with a
+// parameter clamped, say; the outcomes are each judged by their own
+// experiment.
 func CompareHetGPS(a, b *HetGPSResults) []HetGPSComparison {
 	type key struct {
 		setting string
 		seed    int
 	}
 	outA, outB := a.Outcomes(), b.Outcomes()
-	inB := map[key]bool{}
+	inB := map[key]HetGPSOutcome{}
 	for _, o := range outB {
-		inB[key{o.Setting, o.Seed}] = o.AsExpected
+		inB[key{o.Setting, o.Seed}] = o
 	}
-	var out []HetGPSComparison
-	index := map[string]int{}
+	var settings []string
+	pairs := map[string][][2]HetGPSOutcome{}
 	paired := map[key]bool{}
 	for _, o := range outA {
 		k := key{o.Setting, o.Seed}
-		bYes, ok := inB[k]
+		ob, ok := inB[k]
 		if !ok {
 			continue
 		}
 		paired[k] = true
-		i, seen := index[o.Setting]
-		if !seen {
-			i = len(out)
-			index[o.Setting] = i
-			out = append(out, HetGPSComparison{Setting: o.Setting})
+		if _, seen := pairs[o.Setting]; !seen {
+			settings = append(settings, o.Setting)
 		}
-		c := &out[i]
-		c.Seeds = append(c.Seeds, o.Seed)
+		pairs[o.Setting] = append(pairs[o.Setting], [2]HetGPSOutcome{o, ob})
+	}
+	out := make([]HetGPSComparison, len(settings))
+	index := map[string]int{}
+	for i, s := range settings {
+		out[i] = comparePairs(s, pairs[s])
+		index[s] = i
+	}
+	for _, o := range append(outA, outB...) {
+		if i, ok := index[o.Setting]; ok && !paired[key{o.Setting, o.Seed}] {
+			out[i].Unpaired++
+		}
+	}
+	return out
+}
+
+// comparePairs compares the outcomes of one setting under A and B, paired
+// by seed.
+func comparePairs(setting string, pairs [][2]HetGPSOutcome) HetGPSComparison {
+	sort.Slice(pairs, func(i, j int) bool { return pairs[i][0].Seed < pairs[j][0].Seed })
+	c := HetGPSComparison{Setting: setting}
+	var diffs []float64
+	for _, p := range pairs {
+		oa, ob := p[0], p[1]
+		c.Seeds = append(c.Seeds, oa.Seed)
 		switch {
-		case o.AsExpected && bYes:
+		case oa.AsExpected && ob.AsExpected:
 			c.Both++
-		case o.AsExpected:
-			c.OnlyA = append(c.OnlyA, o.Seed)
-		case bYes:
-			c.OnlyB = append(c.OnlyB, o.Seed)
+		case oa.AsExpected:
+			c.OnlyA = append(c.OnlyA, oa.Seed)
+		case ob.AsExpected:
+			c.OnlyB = append(c.OnlyB, oa.Seed)
 		default:
 			c.Neither++
 		}
-	}
-	unpaired := func(outcomes []HetGPSOutcome) {
-		for _, o := range outcomes {
-			if i, ok := index[o.Setting]; ok && !paired[key{o.Setting, o.Seed}] {
-				out[i].Unpaired++
-			}
+		c.GainA = append(c.GainA, oa.GainEnd)
+		c.GainB = append(c.GainB, ob.GainEnd)
+		if d := ob.GainEnd - oa.GainEnd; !math.IsNaN(d) && !math.IsInf(d, 0) {
+			diffs = append(diffs, d)
 		}
 	}
-	unpaired(outA)
-	unpaired(outB)
-	for i := range out {
-		c := &out[i]
-		sort.Ints(c.Seeds)
-		sort.Ints(c.OnlyA)
-		sort.Ints(c.OnlyB)
-		c.P = McNemarP(len(c.OnlyA), len(c.OnlyB))
+	c.P = McNemarP(len(c.OnlyA), len(c.OnlyB))
+	var err error
+	if c.Gain, err = SignedRankTest(diffs); err != nil {
+		panic(err) // diffs holds numbers only
 	}
-	return out
+	return c
 }

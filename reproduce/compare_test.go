@@ -58,30 +58,40 @@ func TestMcNemarPLarge(t *testing.T) {
 // expected (τ_T 0 → 1, τ_U 0 → −1, the gain 0 → 1) or not (θ the other
 // way).
 func compareRun(setting string, seed int, asExpected bool) HetGPSRun {
-	end := []float64{-1, 1}
+	return compareRunGain(setting, seed, asExpected, 1)
+}
+
+// compareRunGain is compareRun with the gain rising from 0 to end, the
+// gain its outcome ends at.
+func compareRunGain(setting string, seed int, asExpected bool, end float64) HetGPSRun {
+	thetaEnd := []float64{-1, 1}
 	if asExpected {
-		end = []float64{1, -1}
+		thetaEnd = []float64{1, -1}
 	}
 	run := HetGPSRun{Setting: setting, Seed: seed, Names: []string{"T.t", "U.t"}, Init: []float64{0, 0}}
 	for k := 0; k < 10; k++ {
-		theta := []float64{end[0] * float64(k) / 9, end[1] * float64(k) / 9}
-		run.Log = append(run.Log, learn.HetGPSStats{Theta: theta, GradGain: float64(k) / 9})
+		theta := []float64{thetaEnd[0] * float64(k) / 9, thetaEnd[1] * float64(k) / 9}
+		run.Log = append(run.Log, learn.HetGPSStats{Theta: theta, GradGain: end * float64(k) / 9})
 	}
 	return run
 }
 
-// TestCompareHetGPS pairs made-up runs whose outcomes are known: in
-// matrix2, seeds 1 to 7 under both and seed 8 under B only; matrix4 under
-// B only, which has no pairs.
+// TestCompareHetGPS pairs made-up runs whose outcomes and gains are
+// known: in matrix2, seeds 1 to 7 under both and seed 8 under B only;
+// matrix4 under B only, which has no pairs. Seed k ends at a gain of k
+// under A and k + d_k under B, d = (−0.15, −0.05, 0, 0.1, 0.2, 0.3,
+// 0.4): ranked by size, the 6 non-zero differences give B the ranks 2, 4,
+// 5 and 6, W+ = 17.
 func TestCompareHetGPS(t *testing.T) {
 	e := hetgpsTiny(8, 10)
 	a, b := &HetGPSResults{Experiment: e}, &HetGPSResults{Experiment: e}
 	yesA, yesB := map[int]bool{1: true, 2: true, 3: true, 5: true}, map[int]bool{2: true, 3: true, 4: true, 6: true, 8: true}
+	gainB := func(seed int) float64 { return float64(seed) + []float64{-0.15, -0.05, 0, 0.1, 0.2, 0.3, 0.4, 0}[seed-1] }
 	for seed := 7; seed >= 1; seed-- { // out of order: the seeds come back sorted
-		a.Runs = append(a.Runs, compareRun("matrix2", seed, yesA[seed]))
+		a.Runs = append(a.Runs, compareRunGain("matrix2", seed, yesA[seed], float64(seed)))
 	}
 	for seed := 1; seed <= 8; seed++ {
-		b.Runs = append(b.Runs, compareRun("matrix2", seed, yesB[seed]), compareRun("matrix4", seed, true))
+		b.Runs = append(b.Runs, compareRunGain("matrix2", seed, yesB[seed], gainB(seed)), compareRun("matrix4", seed, true))
 	}
 	for _, o := range a.Outcomes() {
 		if o.AsExpected != yesA[o.Seed] {
@@ -91,10 +101,27 @@ func TestCompareHetGPS(t *testing.T) {
 	got := CompareHetGPS(a, b)
 	want := []HetGPSComparison{{Setting: "matrix2", Seeds: []int{1, 2, 3, 4, 5, 6, 7}, Unpaired: 1, Both: 2, Neither: 1,
 		OnlyA: []int{1, 5}, OnlyB: []int{4, 6}, P: 11.0 / 16}}
+	for seed := 1; seed <= 7; seed++ {
+		want[0].GainA = append(want[0].GainA, float64(seed))
+		want[0].GainB = append(want[0].GainB, gainB(seed))
+	}
 	if len(got) != 1 || math.Abs(got[0].P-want[0].P) > 1e-15 {
 		t.Fatalf("CompareHetGPS = %+v, want %+v", got, want)
 	}
-	got[0].P = want[0].P
+	// Of the 2^6 subsets of the ranks 1 to 6 (sum 21), those of a sum of at
+	// least 17 are the complements of the 7 with a sum of at most 4: {},
+	// {1}, {2}, {3}, {4}, {1, 2} and {1, 3}.
+	gain := got[0].Gain
+	if gain.N != 6 || gain.Zeros != 1 || gain.WPlus != 17 || math.Abs(gain.Greater-7.0/64) > 1e-15 {
+		t.Errorf("CompareHetGPS: gain test %+v, want N 6, 1 zero, W+ 17, p 7/64", gain)
+	}
+	got[0].P, got[0].Gain = want[0].P, SignedRank{}
+	for i := range got[0].GainA {
+		if math.Abs(got[0].GainA[i]-want[0].GainA[i]) > 1e-12 || math.Abs(got[0].GainB[i]-want[0].GainB[i]) > 1e-12 {
+			t.Fatalf("CompareHetGPS: gains %v and %v, want %v and %v", got[0].GainA, got[0].GainB, want[0].GainA, want[0].GainB)
+		}
+	}
+	got[0].GainA, got[0].GainB = want[0].GainA, want[0].GainB
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("CompareHetGPS = %+v, want %+v", got, want)
 	}

@@ -59,7 +59,9 @@
 // the table over seeds and the picture. HetGPSExperiment.FirstSeed runs a
 // later range of seeds only, for a second test independent of a first,
 // and CompareHetGPS pairs two variants of a search seed by seed, with the
-// exact one-sided McNemar test of McNemarP.
+// exact one-sided McNemar test of McNemarP on their outcomes and
+// Wilcoxon's signed-rank test of SignedRankTest on the gains they ended
+// at.
 package reproduce
 
 //go:generate cp ../testdata/paper_learned_gains.csv paper_learned_gains.csv

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"math"
+	"sort"
 	"strings"
 
 	"github.com/hetgain/hetgain/learn"
@@ -13,7 +15,7 @@ import (
 
 var hetgpsCompareCommand = &command{
 	name:     "hetgps-compare",
-	summary:  "compare two HetGPS searches seed by seed (exact McNemar test)",
+	summary:  "compare two HetGPS searches seed by seed (McNemar and signed-rank tests)",
 	synopsis: "DIR_A DIR_B",
 	about: `
 Hetgps-compare reads two directories of HetGPS runs (of hetgps or
@@ -23,8 +25,13 @@ whether each ended as the theory expects (the "as expected" of hetgps's
 summary). It prints the seeds as expected under both, under neither and
 under one only, and the one-sided exact McNemar p-value of each
 direction: the chance, were A and B alike, of at least that many of the
-seeds that differ going B's way (or A's). Seeds finished in one directory
-only are counted and left out.
+seeds that differ going B's way (or A's). It then pairs the gains the
+seeds ended at (the mean over the last tenth of the iterations, as in the
+summary), gives the medians and how many seeds ended higher under each,
+and the one-sided p-values of Wilcoxon's signed-rank test of B's gain
+less A's (exact up to 500 seeds): the outcome test counts seeds that
+crossed the verdict's lines, the gain test uses how far each ended. Seeds
+finished in one directory only are counted and left out.
 
 Run the two searches on the same seeds (the same -seeds and -first-seed)
 with one change between them, as -clamp or another -theta-lr, and decide
@@ -113,6 +120,52 @@ func hetgpsComparison(dirs []string, res [2]*reproduce.HetGPSResults) string {
 			c.Both, c.Neither, len(c.OnlyA), c.OnlyA, len(c.OnlyB), c.OnlyB)
 		fmt.Fprintf(&b, "   one-sided exact McNemar p: B better than A %.4g, A better than B %.4g\n",
 			c.P, reproduce.McNemarP(len(c.OnlyB), len(c.OnlyA)))
+		writeGainComparison(&b, c)
 	}
 	return b.String()
+}
+
+// writeGainComparison describes the gains the paired seeds of c ended at
+// and their signed-rank test.
+func writeGainComparison(b *strings.Builder, c reproduce.HetGPSComparison) {
+	higher, lower := 0, 0
+	var diffs []float64
+	for i := range c.GainA {
+		d := c.GainB[i] - c.GainA[i]
+		switch {
+		case d > 0:
+			higher++
+		case d < 0:
+			lower++
+		}
+		diffs = append(diffs, d)
+	}
+	fmt.Fprintf(b, "   gain at the end (median): A %.3g, B %.3g, B − A %.3g; higher under B in %d seeds, under A in %d\n",
+		medianOf(c.GainA), medianOf(c.GainB), medianOf(diffs), higher, lower)
+	kind := "exact"
+	if !c.Gain.Exact {
+		kind = "normal approximation"
+	}
+	fmt.Fprintf(b, "   one-sided signed-rank p (%s, %d non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
+		kind, c.Gain.N, c.Gain.Greater, c.Gain.Less)
+}
+
+// medianOf returns the median of the numbers in v (NaN if it has none),
+// the mean of the two middle ones for an even count.
+func medianOf(v []float64) float64 {
+	var sorted []float64
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			sorted = append(sorted, x)
+		}
+	}
+	if len(sorted) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(sorted)
+	mid := len(sorted) / 2
+	if len(sorted)%2 == 1 {
+		return sorted[mid]
+	}
+	return (sorted[mid-1] + sorted[mid]) / 2
 }

@@ -41,6 +41,72 @@ func storedAsExpected(t *testing.T, dir string) map[string]map[int]bool {
 	return out
 }
 
+// storedEndGains reads, from the stored summary.txt of a HetGPS
+// reproduction, the gain each seed of setting ended at (to the 3
+// significant digits the summary gives).
+func storedEndGains(t *testing.T, dir, setting string) map[int]float64 {
+	text, err := os.ReadFile(filepath.Join(dir, "summary.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]float64{}
+	seedLine := regexp.MustCompile(`^  seed (\d+): .* gain (?:peak )?\S+ → (\S+) \(`)
+	in := false
+	for _, line := range strings.Split(string(text), "\n") {
+		if !strings.HasPrefix(line, " ") {
+			in = strings.HasPrefix(line, setting+" (")
+		}
+		if m := seedLine.FindStringSubmatch(line); in && m != nil {
+			k, _ := strconv.Atoi(m[1])
+			if out[k], err = strconv.ParseFloat(m[2], 64); err != nil {
+				t.Fatalf("%s: %q: %v", dir, line, err)
+			}
+		}
+	}
+	return out
+}
+
+// TestHetGPSCompareGains compares the stored fresh test of the clamp
+// (power-sum in Multi-goal-capture, seeds 19 to 36, without and with it)
+// by the gains the seeds ended at, against the gains in the two
+// summaries: the seeds higher under each, and the signed-rank test of
+// their differences.
+func TestHetGPSCompareGains(t *testing.T) {
+	a := filepath.Join("..", "..", "testdata", "reproductions", "hetgps-powersum-fresh", "noclamp")
+	b := filepath.Join("..", "..", "testdata", "reproductions", "hetgps-powersum-fresh", "clamp")
+	code, out, errOut := runArgs("hetgps-compare", a, b)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	gainA, gainB := storedEndGains(t, a, "capture"), storedEndGains(t, b, "capture")
+	if len(gainA) != 18 || len(gainB) != 18 {
+		t.Fatalf("summaries read: %v, %v", gainA, gainB)
+	}
+	var higher, lower int
+	var diffs []float64
+	for k := 19; k <= 36; k++ {
+		d := gainB[k] - gainA[k]
+		if d > 0 {
+			higher++
+		} else if d < 0 {
+			lower++
+		}
+		diffs = append(diffs, d)
+	}
+	test, err := reproduce.SignedRankTest(diffs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The summaries round the gains to 3 digits, which here changes no
+	// sign and no rank.
+	want := fmt.Sprintf("higher under B in %d seeds, under A in %d\n"+
+		"   one-sided signed-rank p (exact, 18 non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
+		higher, lower, test.Greater, test.Less)
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks\n%s\nin\n%s", want, out)
+	}
+}
+
 // TestHetGPSCompareStored compares two stored reproductions that share
 // the settings matrix2 and capture (power-sum as A, softmax as B) and
 // checks the pairing against their summaries.
@@ -101,7 +167,9 @@ func TestHetGPSCompareSeeds(t *testing.T) {
 	}
 	code, out, errOut := runArgs("hetgps-compare", a, a)
 	if code != exitOK || !strings.Contains(out, "under A only 0 [], under B only 0 []") ||
-		!strings.Contains(out, "p: B better than A 1, A better than B 1") {
+		!strings.Contains(out, "p: B better than A 1, A better than B 1") ||
+		!strings.Contains(out, " B − A 0; higher under B in 0 seeds, under A in 0\n"+
+			"   one-sided signed-rank p (exact, 0 non-zero differences): B higher than A 1, A higher than B 1") {
 		t.Errorf("a directory with itself: exit %d, stderr %q, output\n%s", code, errOut, out)
 	}
 	code, out, errOut = runArgs("hetgps-compare", a, b)
