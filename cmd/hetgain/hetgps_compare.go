@@ -140,7 +140,7 @@ func writeGainComparison(b *strings.Builder, c reproduce.HetGPSComparison) {
 		}
 		diffs = append(diffs, d)
 	}
-	fmt.Fprintf(b, "   gain at the end (median): A %.3g, B %.3g, B − A %.3g; higher under B in %d seeds, under A in %d\n",
+	fmt.Fprintf(b, "   gain at the end (median): A %.3g, B %.3g, B − A %.3g; seeds higher under B %d, under A %d\n",
 		medianOf(c.GainA), medianOf(c.GainB), medianOf(diffs), higher, lower)
 	kind := "exact"
 	if !c.Gain.Exact {

@@ -99,7 +99,7 @@ func TestHetGPSCompareGains(t *testing.T) {
 	}
 	// The summaries round the gains to 3 digits, which here changes no
 	// sign and no rank.
-	want := fmt.Sprintf("higher under B in %d seeds, under A in %d\n"+
+	want := fmt.Sprintf("seeds higher under B %d, under A %d\n"+
 		"   one-sided signed-rank p (exact, 18 non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
 		higher, lower, test.Greater, test.Less)
 	if !strings.Contains(out, want) {
@@ -168,7 +168,7 @@ func TestHetGPSCompareSeeds(t *testing.T) {
 	code, out, errOut := runArgs("hetgps-compare", a, a)
 	if code != exitOK || !strings.Contains(out, "under A only 0 [], under B only 0 []") ||
 		!strings.Contains(out, "p: B better than A 1, A better than B 1") ||
-		!strings.Contains(out, " B − A 0; higher under B in 0 seeds, under A in 0\n"+
+		!strings.Contains(out, " B − A 0; seeds higher under B 0, under A 0\n"+
 			"   one-sided signed-rank p (exact, 0 non-zero differences): B higher than A 1, A higher than B 1") {
 		t.Errorf("a directory with itself: exit %d, stderr %q, output\n%s", code, errOut, out)
 	}

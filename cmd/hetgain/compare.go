@@ -1,0 +1,249 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"strings"
+
+	"github.com/hetgain/hetgain/internal/atomicfile"
+	"github.com/hetgain/hetgain/reproduce"
+	"github.com/hetgain/hetgain/tables"
+)
+
+var compareCommand = &command{
+	name:     "compare",
+	summary:  "compare the learned gains of two training experiments seed by seed (signed-rank test)",
+	synopsis: "[-cell CELL] [-csv FILE] DIR_A DIR_B",
+	about: `
+Compare reads the final learned gains of two training experiments, each a
+directory of train (its gains.csv: TaskGain where train had -task-params,
+else Gain) or of reproduce (its runs.csv, whose Gain is the one of the
+reproduction's table), pairs the seeds with a gain in both, cell by cell,
+and prints for each cell the gains seed by seed, the mean ± standard error
+and the median of B's gain less A's, how many seeds ended higher under
+each, and the one-sided p-values of Wilcoxon's signed-rank test of those
+differences (exact up to 500 seeds, with ties): the chance, were the two
+alike, of differences ranking as far B's way (or A's).
+
+Two reproductions are compared on the cells they share; a train
+directory, which holds one cell, against the reproduction's cell named by
+-cell ("2v2 mean-max": the variant, then U-T, as in runs.csv), or its only
+one. A gain of a task evaluation (Tag's capture reward alone) is not
+compared with one of the training environment's returns.
+
+Run the two on the same seeds with one change between them (the same seed
+gives both the same initial networks and episodes), and decide before
+running what p will count. -csv writes the pairs at full precision. It
+trains nothing and is instant.`,
+	examples: []example{
+		{"hetgain compare -cell '2v2 mean-max' results/tag-large runs/tag-shaping", "did the shaping change the (mean, max) gain? (runs/tag-shaping from train -task-params shaping=0,penalty=0)"},
+		{"hetgain compare -cell '2v2 mean-max' results/tag-large results/tag-large-30m", "4.8M frames against 30M, seed by seed"},
+	},
+	setup: setupCompare,
+}
+
+func init() {
+	registerBeforeHelp(compareCommand)
+}
+
+func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
+	cell := fs.String("cell", "", "compare only this cell (`CELL`, as \"2v2 mean-max\"; a train directory's one cell stands for any)")
+	csvPath := fs.String("csv", "", "write the paired gains to `FILE` as CSV, full precision")
+	return func(a *app, fs *flag.FlagSet) error {
+		if fs.NArg() != 2 {
+			return usagef("want two directories of training runs, A and B; got %d argument(s)", fs.NArg())
+		}
+		var cells [2][]reproduce.SeedGains
+		for k, dir := range fs.Args() {
+			g, err := readSeedGains(dir)
+			if err != nil {
+				return err
+			}
+			cells[k] = g
+		}
+		pairs, err := matchCells(cells, *cell)
+		if err != nil {
+			return err
+		}
+		var paired []reproduce.PairedGains
+		for _, p := range pairs {
+			paired = append(paired, reproduce.PairSeedGains(p[0], p[1]))
+		}
+		if *csvPath != "" {
+			df := reproduce.PairedGainsTable(paired)
+			if err := atomicfile.Write(*csvPath, func(w io.Writer) error { return tables.WriteCSV(w, df) }); err != nil {
+				return err
+			}
+		}
+		_, err = fmt.Fprint(a.stdout, gainComparison(fs.Args(), cells, pairs, paired))
+		return err
+	}
+}
+
+// readSeedGains reads the final gains of dir, a missing table being a bad
+// command line.
+func readSeedGains(dir string) ([]reproduce.SeedGains, error) {
+	g, err := reproduce.ReadSeedGains(dir)
+	if err == nil && len(g) == 0 {
+		err = fmt.Errorf("reproduce: %s: no finished run in its table: %w", dir, fs.ErrNotExist)
+	}
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), "reproduce: ")
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, usagef("%s", msg)
+		}
+		return nil, errors.New(msg)
+	}
+	return g, nil
+}
+
+// matchCells pairs the cells of A and B to compare: the cell named by
+// cell in each (a train directory's one cell for any name), or without a
+// name, the only cell of each, else the cells of the same name.
+func matchCells(cells [2][]reproduce.SeedGains, cell string) ([][2]reproduce.SeedGains, error) {
+	var pairs [][2]reproduce.SeedGains
+	switch {
+	case cell != "":
+		var pick [2]reproduce.SeedGains
+		for k := range cells {
+			g, ok := findCell(cells[k], cell)
+			if !ok {
+				return nil, usagef("%c has no cell %q (it has %s)", 'A'+k, cell, cellNames(cells[k]))
+			}
+			pick[k] = g
+		}
+		pairs = append(pairs, pick)
+	case len(cells[0]) == 1 && len(cells[1]) == 1:
+		pairs = append(pairs, [2]reproduce.SeedGains{cells[0][0], cells[1][0]})
+	default:
+		for _, a := range cells[0] {
+			for _, b := range cells[1] {
+				if a.Cell != "" && b.Cell == a.Cell {
+					pairs = append(pairs, [2]reproduce.SeedGains{a, b})
+				}
+			}
+		}
+		if len(pairs) == 0 {
+			return nil, usagef("A and B share no cell (A has %s; B has %s): name one with -cell", cellNames(cells[0]), cellNames(cells[1]))
+		}
+	}
+	for _, p := range pairs {
+		if p[0].Task != p[1].Task {
+			return nil, usagef("A's gain is %s and B's %s: a task evaluation's gain does not compare with the training environment's",
+				p[0].Gain, p[1].Gain)
+		}
+	}
+	return pairs, nil
+}
+
+// findCell returns the cell of cells named name, or the one cell of a
+// train directory.
+func findCell(cells []reproduce.SeedGains, name string) (reproduce.SeedGains, bool) {
+	if len(cells) == 1 && cells[0].Cell == "" {
+		return cells[0], true
+	}
+	for _, g := range cells {
+		if g.Cell == name {
+			return g, true
+		}
+	}
+	return reproduce.SeedGains{}, false
+}
+
+// cellNames lists the names of cells, quoted.
+func cellNames(cells []reproduce.SeedGains) string {
+	var names []string
+	for _, g := range cells {
+		if g.Cell == "" {
+			names = append(names, "one cell (a train directory)")
+		} else {
+			names = append(names, fmt.Sprintf("%q", g.Cell))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// gainComparison describes both directories and each pair of cells.
+func gainComparison(dirs []string, cells [2][]reproduce.SeedGains, pairs [][2]reproduce.SeedGains, paired []reproduce.PairedGains) string {
+	var b strings.Builder
+	for k := range cells {
+		fmt.Fprintf(&b, "%c: %s\n", 'A'+k, dirs[k])
+		for _, g := range cells[k] {
+			fmt.Fprintf(&b, "   %s\n", g)
+		}
+	}
+	for i, p := range paired {
+		name := pairName(pairs[i][0], pairs[i][1])
+		fmt.Fprintf(&b, "%s: %d seeds in both", name, len(p.Seeds))
+		if p.Unpaired > 0 {
+			fmt.Fprintf(&b, " (%d in one only or without a gain, left out)", p.Unpaired)
+		}
+		b.WriteString("\n")
+		writePairedGains(&b, p)
+	}
+	return b.String()
+}
+
+// pairName names the pair of cells a and b.
+func pairName(a, b reproduce.SeedGains) string {
+	switch {
+	case a.Cell == b.Cell && a.Cell == "":
+		return "the cell"
+	case a.Cell == b.Cell || b.Cell == "":
+		return a.Cell
+	case a.Cell == "":
+		return b.Cell
+	}
+	return a.Cell + " against " + b.Cell
+}
+
+// writePairedGains writes the seeds of p with their gains, then the
+// differences' summary and test.
+func writePairedGains(b *strings.Builder, p reproduce.PairedGains) {
+	if len(p.Seeds) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "   %6s %12s %12s %12s\n", "seed", "A", "B", "B − A")
+	higher, lower := 0, 0
+	diffs := make([]float64, len(p.Seeds))
+	for i, k := range p.Seeds {
+		diffs[i] = p.GainB[i] - p.GainA[i]
+		fmt.Fprintf(b, "   %6d %12.4g %12.4g %12.4g\n", k, p.GainA[i], p.GainB[i], diffs[i])
+		switch {
+		case diffs[i] > 0:
+			higher++
+		case diffs[i] < 0:
+			lower++
+		}
+	}
+	mean, se := meanSE(diffs)
+	fmt.Fprintf(b, "   B − A: mean %.4g ± %.4g (standard error), median %.4g; seeds higher under B %d, under A %d\n",
+		mean, se, medianOf(diffs), higher, lower)
+	kind := "exact"
+	if !p.Test.Exact {
+		kind = "normal approximation"
+	}
+	fmt.Fprintf(b, "   one-sided signed-rank p (%s, %d non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
+		kind, p.Test.N, p.Test.Greater, p.Test.Less)
+}
+
+// meanSE returns the mean of x and its standard error (NaN for fewer than
+// two values).
+func meanSE(x []float64) (mean, se float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	if len(x) < 2 {
+		return mean, math.NaN()
+	}
+	var ss float64
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-gota/gota/dataframe"
+
+	"github.com/hetgain/hetgain/reproduce"
+)
+
+// readGainColumn reads the gains of one cell of a runs.csv (or of a
+// gains.csv, cell ""), with gota, by seed.
+func readGainColumn(t *testing.T, path, cell, column string) map[int]float64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	df := dataframe.ReadCSV(f)
+	out := map[int]float64{}
+	for i := 0; i < df.Nrow(); i++ {
+		if cell != "" && df.Col("Variant").Elem(i).String()+" "+df.Col("U").Elem(i).String()+"-"+df.Col("T").Elem(i).String() != cell {
+			continue
+		}
+		k, _ := df.Col("Seed").Elem(i).Int()
+		out[k] = df.Col(column).Elem(i).Float()
+	}
+	return out
+}
+
+// TestCompareStored compares the stored tag-large (4.8M frames) with
+// tag-large-30m (the same runs of (mean, max) trained to 30M, seeds 5 to
+// 9 stored): the only shared cell, its rows against both runs.csv files,
+// and the test against SignedRankTest of their differences.
+func TestCompareStored(t *testing.T) {
+	a := filepath.Join("..", "..", "testdata", "reproductions", "tag-large")
+	b := filepath.Join("..", "..", "testdata", "reproductions", "tag-large-30m")
+	csvPath := filepath.Join(t.TempDir(), "pairs.csv")
+	code, out, errOut := runArgs("compare", "-csv", csvPath, a, b)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	gainA := readGainColumn(t, filepath.Join(a, "runs.csv"), "2v2 mean-max", "Gain")
+	gainB := readGainColumn(t, filepath.Join(b, "runs.csv"), "2v2 mean-max", "Gain")
+	var diffs []float64
+	want := []string{"2v2 mean-max: 5 seeds in both (4 in one only or without a gain, left out)\n"}
+	for k := 5; k <= 9; k++ {
+		diffs = append(diffs, gainB[k]-gainA[k])
+		want = append(want, fmt.Sprintf("   %6d %12.4g %12.4g %12.4g\n", k, gainA[k], gainB[k], gainB[k]-gainA[k]))
+	}
+	test, err := reproduce.SignedRankTest(diffs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, fmt.Sprintf("one-sided signed-rank p (exact, 5 non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
+		test.Greater, test.Less), "seeds higher under B 3, under A 2\n")
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Count(out, " seeds in both") != 1 {
+		t.Errorf("more than the one shared cell compared:\n%s", out)
+	}
+	// The CSV has the pairs at full precision.
+	f, err := os.Open(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	df := dataframe.ReadCSV(f)
+	if df.Nrow() != 5 {
+		t.Fatalf("-csv: %d rows, want 5", df.Nrow())
+	}
+	for i := 0; i < 5; i++ {
+		k, _ := df.Col("Seed").Elem(i).Int()
+		if df.Col("GainA").Elem(i).Float() != gainA[k] || df.Col("GainB").Elem(i).Float() != gainB[k] {
+			t.Errorf("-csv row %d: %v", i, df.Subset(i))
+		}
+	}
+}
+
+// TestCompareTrain compares train directories: one with itself (every
+// difference 0, p = 1 both ways), and one against the same cell of a
+// reproduction, which needs -cell when the reproduction has several.
+func TestCompareTrain(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "train")
+	if code, _, errOut := runArgs(trainArgs(dir)...); code != exitOK {
+		t.Fatalf("train: exit %d, stderr %q", code, errOut)
+	}
+	code, out, errOut := runArgs("compare", dir, dir)
+	if code != exitOK || !strings.Contains(out, "the cell: 2 seeds in both\n") ||
+		!strings.Contains(out, "median 0; seeds higher under B 0, under A 0\n"+
+			"   one-sided signed-rank p (exact, 0 non-zero differences): B higher than A 1, A higher than B 1\n") {
+		t.Errorf("a train directory with itself: exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+	gains := readGainColumn(t, filepath.Join(dir, "gains.csv"), "", "Gain")
+	if w := fmt.Sprintf("   %6d %12.4g %12.4g %12.4g\n", 2, gains[2], gains[2], 0.0); !strings.Contains(out, w) {
+		t.Errorf("output lacks %q:\n%s", w, out)
+	}
+
+	repro := filepath.Join(t.TempDir(), "m2")
+	var rout, rerr bytes.Buffer
+	if code := runTiny(newApp(context.Background(), &rout, &rerr), reproduceArgs(repro)...); code != exitOK {
+		t.Fatalf("reproduce: exit %d, stderr %q", code, rerr.String())
+	}
+	code, out, errOut = runArgs("compare", "-cell", "continuous min-max", repro, dir)
+	if code != exitOK || !strings.Contains(out, "continuous min-max: 2 seeds in both\n") {
+		t.Errorf("-cell against a reproduction: exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+	code, _, errOut = runArgs("compare", repro, dir)
+	if code != exitUsage || !strings.Contains(errOut, `A and B share no cell (A has "continuous min-min"`) ||
+		!strings.Contains(errOut, "B has one cell (a train directory)") {
+		t.Errorf("no -cell against a reproduction: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestCompareUsage checks the bad command lines: the number of
+// directories, a directory without a table, a cell that is not there, and
+// a task evaluation's gain against a training evaluation's.
+func TestCompareUsage(t *testing.T) {
+	stored := filepath.Join("..", "..", "testdata", "reproductions")
+	task := filepath.Join(t.TempDir(), "task")
+	if code, _, errOut := runArgs(trainArgs(task, "-env", "tag", "-U", "mean", "-T", "max", "-envs", "2",
+		"-task-params", "shaping=0,penalty=0", "-task-episodes", "2")...); code != exitOK {
+		t.Fatalf("train: exit %d, stderr %q", code, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", stored}, "want two directories of training runs, A and B; got 1"},
+		{[]string{"compare", stored, t.TempDir()}, "neither runs.csv (of reproduce) nor gains.csv (of train)"},
+		{[]string{"compare", "-cell", "2v2 mean-max", filepath.Join(stored, "tag-large"), filepath.Join(stored, "capture")},
+			`B has no cell "2v2 mean-max" (it has "capture min-min", "capture min-mean"`},
+		{[]string{"compare", "-cell", "capture mean-max", filepath.Join(stored, "capture"), task},
+			"a task evaluation's gain does not compare with the training environment's"},
+	} {
+		code, _, errOut := runArgs(c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error with %q", c.args, code, errOut, c.want)
+		}
+	}
+	code, out, errOut := runArgs("compare", "-cell", "2v2 mean-max", filepath.Join(stored, "tag-large"), task)
+	if code != exitOK || !strings.Contains(out, "2v2 mean-max: 2 seeds in both (7 in one only or without a gain, left out)\n") {
+		t.Errorf("a Tag train directory with -task-params against tag-large: exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+}
