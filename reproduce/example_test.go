@@ -130,19 +130,15 @@ func ExampleBestLowerBound() {
 // same runs trained on to 30M (tag-large-30m, seeds 5 to 9 stored): did six
 // times the frames change the gain?
 func ExamplePairSeedGains() {
-	cell := func(dir string) reproduce.SeedGains {
-		cells, err := reproduce.ReadSeedGains(dir)
-		if err != nil {
-			panic(err)
-		}
-		for _, c := range cells {
-			if c.Cell == "2v2 mean-max" {
-				return c
-			}
-		}
-		panic("no cell 2v2 mean-max in " + dir)
+	short, err := reproduce.ReadCell("../testdata/reproductions/tag-large", "2v2 mean-max")
+	if err != nil {
+		log.Fatal(err)
 	}
-	p := reproduce.PairSeedGains(cell("../testdata/reproductions/tag-large"), cell("../testdata/reproductions/tag-large-30m"))
+	long, err := reproduce.ReadCell("../testdata/reproductions/tag-large-30m", "2v2 mean-max")
+	if err != nil {
+		log.Fatal(err)
+	}
+	p := reproduce.PairSeedGains(short, long)
 	fmt.Printf("seeds %v (%d unpaired)\n", p.Seeds, p.Unpaired)
 	for i, k := range p.Seeds {
 		fmt.Printf("seed %d: %6.2f at 4.8M, %6.2f at 30M\n", k, p.GainA[i], p.GainB[i])

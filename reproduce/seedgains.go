@@ -61,6 +61,37 @@ func ReadSeedGains(dir string) ([]SeedGains, error) {
 	return []SeedGains{g}, nil
 }
 
+// SelectCell returns the cell of cells named name (SeedGains.Cell); the
+// one cell of a train directory, which has no name, answers to any.
+func SelectCell(cells []SeedGains, name string) (SeedGains, bool) {
+	if len(cells) == 1 && cells[0].Cell == "" {
+		return cells[0], true
+	}
+	for _, g := range cells {
+		if g.Cell == name {
+			return g, true
+		}
+	}
+	return SeedGains{}, false
+}
+
+// ReadCell reads the final gains of dir (ReadSeedGains) and returns its
+// cell named name (SelectCell), or an error naming the cells it has.
+func ReadCell(dir, name string) (SeedGains, error) {
+	cells, err := ReadSeedGains(dir)
+	if err != nil {
+		return SeedGains{}, err
+	}
+	if g, ok := SelectCell(cells, name); ok {
+		return g, nil
+	}
+	names := make([]string, len(cells))
+	for i, g := range cells {
+		names[i] = strconv.Quote(g.Cell)
+	}
+	return SeedGains{}, fmt.Errorf("reproduce: %s has no cell %q (it has %s)", dir, name, strings.Join(names, ", "))
+}
+
 // csvTable is a CSV file read whole, its header indexed by name.
 type csvTable struct {
 	path    string

@@ -194,3 +194,25 @@ func FuzzReadSeedGains(f *testing.F) {
 		}
 	})
 }
+
+// TestReadCell picks a stored reproduction's cell by name, refuses a name
+// it lacks with the names it has, and gives a train directory's one cell
+// for any name.
+func TestReadCell(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "reproductions", "tag-large-30m")
+	g, err := ReadCell(dir, "2v2 mean-max")
+	if err != nil || g.Cell != "2v2 mean-max" || !reflect.DeepEqual(g.Seeds, []int{5, 6, 7, 8, 9}) {
+		t.Errorf("ReadCell(tag-large-30m, 2v2 mean-max) = %v, %v", g, err)
+	}
+	if _, err := ReadCell(dir, "2v2 min-max"); err == nil || !strings.Contains(err.Error(), `has no cell "2v2 min-max" (it has "2v2 mean-max")`) {
+		t.Errorf("a cell it lacks: %v", err)
+	}
+	train := t.TempDir()
+	writeTable(t, train, TableCSV, "Seed,Gain\n1,0.5\n")
+	if g, err := ReadCell(train, "any name"); err != nil || g.Cell != "" || len(g.Seeds) != 1 {
+		t.Errorf("a train directory: %v, %v", g, err)
+	}
+	if _, err := ReadCell(t.TempDir(), "x"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("an empty directory: %v", err)
+	}
+}

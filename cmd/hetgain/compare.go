@@ -110,7 +110,7 @@ func matchCells(cells [2][]reproduce.SeedGains, cell string) ([][2]reproduce.See
 	case cell != "":
 		var pick [2]reproduce.SeedGains
 		for k := range cells {
-			g, ok := findCell(cells[k], cell)
+			g, ok := reproduce.SelectCell(cells[k], cell)
 			if !ok {
 				return nil, usagef("%c has no cell %q (it has %s)", 'A'+k, cell, cellNames(cells[k]))
 			}
@@ -138,20 +138,6 @@ func matchCells(cells [2][]reproduce.SeedGains, cell string) ([][2]reproduce.See
 		}
 	}
 	return pairs, nil
-}
-
-// findCell returns the cell of cells named name, or the one cell of a
-// train directory.
-func findCell(cells []reproduce.SeedGains, name string) (reproduce.SeedGains, bool) {
-	if len(cells) == 1 && cells[0].Cell == "" {
-		return cells[0], true
-	}
-	for _, g := range cells {
-		if g.Cell == name {
-			return g, true
-		}
-	}
-	return reproduce.SeedGains{}, false
 }
 
 // cellNames lists the names of cells, quoted.

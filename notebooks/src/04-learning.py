@@ -299,22 +299,18 @@ for k := 6; k <= len(tag30Gains); k++ {
 ("markdown", r"""
 With six of nine seeds in, the most is the mean of the six, −5.31, approached only as the other three gains grow without bound; with seven −7.01, with eight −9.34; with all nine it is the bound itself. Each is far below the threshold 0.5, so the verdict was settled at six: at this budget the heterogeneous team has not learned the split that would earn it the gain.
 
-Did the extra frames change the gain at all? The same seed gives the same networks and episodes at either budget, so the runs pair seed by seed. `reproduce.ReadSeedGains` reads a cell's final gains back from a reproduction's `runs.csv` (or a train directory's `gains.csv`), and `reproduce.PairSeedGains` pairs two cells with **Wilcoxon's signed-rank test** of the differences (`hetgain compare -cell '2v2 mean-max' DIR_A DIR_B` prints the same):
+Did the extra frames change the gain at all? The same seed gives the same networks and episodes at either budget, so the runs pair seed by seed. `reproduce.ReadCell` reads a cell's final gains back from a reproduction's `runs.csv` (or a train directory's `gains.csv`; `ReadSeedGains` reads all its cells), and `reproduce.PairSeedGains` pairs two cells with **Wilcoxon's signed-rank test** of the differences (`hetgain compare -cell '2v2 mean-max' DIR_A DIR_B` prints the same):
 """),
 ("code", r"""
-meanMax := func(dir string) reproduce.SeedGains {
-	cells, err := reproduce.ReadSeedGains(dir)
-	if err != nil {
-		panic(err)
-	}
-	for _, c := range cells {
-		if c.Cell == "2v2 mean-max" {
-			return c
-		}
-	}
-	panic("no cell 2v2 mean-max in " + dir)
+at48M, err := reproduce.ReadCell("../testdata/reproductions/tag-large", "2v2 mean-max")
+if err != nil {
+	panic(err)
 }
-budgets := reproduce.PairSeedGains(meanMax("../testdata/reproductions/tag-large"), meanMax("../testdata/reproductions/tag-large-30m"))
+at30M, err := reproduce.ReadCell("../testdata/reproductions/tag-large-30m", "2v2 mean-max")
+if err != nil {
+	panic(err)
+}
+budgets := reproduce.PairSeedGains(at48M, at30M)
 show(reproduce.PairedGainsTable([]reproduce.PairedGains{budgets}).Select([]string{"Seed", "GainA", "GainB", "Difference"}))
 _, _ = fmt.Printf("one-sided signed-rank p over seeds %v: higher at 30M %.3g, lower %.3g\n", budgets.Seeds, budgets.Test.Greater, budgets.Test.Less)
 """),
