@@ -4,7 +4,9 @@
 // escapers and obstacles; EffortLines and EffortStrips: the effort matrix
 // along an episode), trained teams' mean effort matrices side by side
 // (Allocations), training curves with shaded bands (Bands, BandPanels),
-// and estimates with error bars by category (Intervals).
+// estimates with error bars by category (Intervals), and paired values
+// by category, each pair a line from its first value to its second
+// (Slopes: the gains of the same seeds trained two ways).
 //
 // Every constructor returns a *Figure. A Figure has a PNG method, so a
 // gophernotes notebook draws it when it is the last expression of a cell,

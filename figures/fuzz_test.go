@@ -392,3 +392,35 @@ func FuzzEffortStrips(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSlopes draws the pairs (a0, b0) and (a1, b1) in one category, or
+// with flags&1 in two, one pair each; flags&2 adds a reference line at
+// ref, and flags&4 drops b1, so that the lengths differ.
+func FuzzSlopes(f *testing.F) {
+	for _, s := range [][5]float64{
+		{0, 1, 2, 2, 0}, {nan, 1, 2, nan, 0}, {inf, 0, 1, 2, 0}, {0, 0, 0, 0, inf},
+		{-1.7e308, 1.7e308, 0, 0, 0}, {tiny, 0, 2 * tiny, tiny, tiny}, {big, bigUlps, big, big, big},
+		{maxFloat, -maxFloat, 0, 0, 0}, {narrow, next, narrow, narrow, 0},
+	} {
+		for flags := uint8(0); flags < 8; flags++ {
+			f.Add(s[0], s[1], s[2], s[3], s[4], flags)
+		}
+	}
+	f.Fuzz(func(t *testing.T, a0, b0, a1, b1, ref float64, flags uint8) {
+		cats := []string{"a"}
+		sets := []PairedValues{{A: []float64{a0, a1}, B: []float64{b0, b1}}}
+		if flags&1 != 0 {
+			cats = []string{"a", "b"}
+			sets = []PairedValues{{A: []float64{a0}, B: []float64{b0}}, {A: []float64{a1}, B: []float64{b1}}}
+		}
+		if flags&4 != 0 {
+			last := &sets[len(sets)-1]
+			last.B = last.B[:len(last.B)-1]
+		}
+		var refs []float64
+		if flags&2 != 0 {
+			refs = []float64{ref}
+		}
+		checkContract(t, func() *Figure { return Slopes("t", "y", "A", "B", cats, refs, sets...) })
+	})
+}
