@@ -14,6 +14,8 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+
+	"github.com/hetgain/hetgain/figures"
 )
 
 // SeedGains are the final learned gains of one cell of a training
@@ -342,6 +344,35 @@ func PairedGainsTable(pairs []PairedGains) dataframe.DataFrame {
 	return dataframe.New(series.New(cellA, series.String, c[0]), series.New(cellB, series.String, c[1]),
 		series.New(seeds, series.Int, c[2]), series.New(gainA, series.Float, c[3]),
 		series.New(gainB, series.Float, c[4]), series.New(diff, series.Float, c[5]))
+}
+
+// Name names the pair of cells of p: the cell, if A and B have the same
+// or one of them is a train directory's (which has no name), else "<A's>
+// against <B's>"; "the cell" for two train directories.
+func (p PairedGains) Name() string {
+	switch {
+	case p.CellA == p.CellB && p.CellA == "":
+		return "the cell"
+	case p.CellA == p.CellB || p.CellB == "":
+		return p.CellA
+	case p.CellA == "":
+		return p.CellB
+	}
+	return p.CellA + " against " + p.CellB
+}
+
+// PairedGainsFigure draws pairs seed by seed (figures.Slopes): for each
+// pair of cells, every seed a line from its gain under A, named nameA, to
+// its gain under B, named nameB, blue where B's is higher and red where it
+// is lower, with a reference line at 0.
+func PairedGainsFigure(title, nameA, nameB string, pairs []PairedGains) *figures.Figure {
+	cells := make([]string, len(pairs))
+	values := make([]figures.PairedValues, len(pairs))
+	for i, p := range pairs {
+		cells[i] = p.Name()
+		values[i] = figures.PairedValues{A: p.GainA, B: p.GainB}
+	}
+	return figures.Slopes(title, "final gain ΔR", nameA, nameB, cells, []float64{0}, values...)
 }
 
 // String describes g in one line: its cell, its seeds and what its gain

@@ -216,3 +216,28 @@ func TestReadCell(t *testing.T) {
 		t.Errorf("an empty directory: %v", err)
 	}
 }
+
+// TestPairedGainsName checks the names of pairs of cells, and that the
+// figure of the stored 4.8M-against-30M pair draws with that name.
+func TestPairedGainsName(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		{"", "", "the cell"}, {"x", "x", "x"}, {"x", "", "x"}, {"", "y", "y"}, {"x", "y", "x against y"},
+	} {
+		if got := (PairedGains{CellA: c.a, CellB: c.b}).Name(); got != c.want {
+			t.Errorf("cells %q and %q: name %q, want %q", c.a, c.b, got, c.want)
+		}
+	}
+	a, errA := ReadCell(filepath.Join("..", "testdata", "reproductions", "tag-large"), "2v2 mean-max")
+	b, errB := ReadCell(filepath.Join("..", "testdata", "reproductions", "tag-large-30m"), "2v2 mean-max")
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
+	}
+	f := PairedGainsFigure("gains", "4.8M", "30M", []PairedGains{PairSeedGains(a, b)})
+	if err := f.Err(); err != nil || len(f.PNG()) == 0 {
+		t.Errorf("PairedGainsFigure: %v", err)
+	}
+	mismatched := PairedGains{CellA: "x", GainA: []float64{1, 2}, GainB: []float64{1}}
+	if err := PairedGainsFigure("", "", "", []PairedGains{mismatched}).Err(); err == nil || !strings.Contains(err.Error(), `category "x"`) {
+		t.Errorf("a pair with one gain missing: %v", err)
+	}
+}

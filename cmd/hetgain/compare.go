@@ -17,7 +17,7 @@ import (
 var compareCommand = &command{
 	name:     "compare",
 	summary:  "compare the learned gains of two training experiments seed by seed (signed-rank test)",
-	synopsis: "[-cell CELL] [-csv FILE] DIR_A DIR_B",
+	synopsis: "[-cell CELL] [-csv FILE] [-plot FILE] DIR_A DIR_B",
 	about: `
 Compare reads the final learned gains of two training experiments, each a
 directory of train (its gains.csv: TaskGain where train had -task-params,
@@ -37,7 +37,9 @@ compared with one of the training environment's returns.
 
 Run the two on the same seeds with one change between them (the same seed
 gives both the same initial networks and episodes), and decide before
-running what p will count. -csv writes the pairs at full precision. It
+running what p will count. -csv writes the pairs at full precision, and
+-plot draws them: each seed a line from its gain under A (left) to its
+gain under B (right), blue where B's is higher, red where it is lower. It
 trains nothing and is instant.`,
 	examples: []example{
 		{"hetgain compare -cell '2v2 mean-max' results/tag-large runs/tag-shaping", "did the shaping change the (mean, max) gain? (runs/tag-shaping from train -task-params shaping=0,penalty=0)"},
@@ -53,9 +55,15 @@ func init() {
 func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	cell := fs.String("cell", "", "compare only this cell (`CELL`, as \"2v2 mean-max\"; a train directory's one cell stands for any)")
 	csvPath := fs.String("csv", "", "write the paired gains to `FILE` as CSV, full precision")
+	plotPath := fs.String("plot", "", "draw the paired gains, each seed a line from A to B, to `FILE` (.png, .svg or .pdf)")
 	return func(a *app, fs *flag.FlagSet) error {
 		if fs.NArg() != 2 {
 			return usagef("want two directories of training runs, A and B; got %d argument(s)", fs.NArg())
+		}
+		if *plotPath != "" {
+			if err := checkPictureName(*plotPath); err != nil {
+				return usagef("-plot %v", err)
+			}
 		}
 		var cells [2][]reproduce.SeedGains
 		for k, dir := range fs.Args() {
@@ -79,7 +87,13 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				return err
 			}
 		}
-		_, err = fmt.Fprint(a.stdout, gainComparison(fs.Args(), cells, pairs, paired))
+		if *plotPath != "" {
+			f := reproduce.PairedGainsFigure("Final gains, seed by seed", fs.Arg(0), fs.Arg(1), paired)
+			if err := f.Save(*plotPath); err != nil {
+				return fmt.Errorf("-plot %s: %v", *plotPath, err)
+			}
+		}
+		_, err = fmt.Fprint(a.stdout, gainComparison(fs.Args(), cells, paired))
 		return err
 	}
 }
@@ -154,7 +168,7 @@ func cellNames(cells []reproduce.SeedGains) string {
 }
 
 // gainComparison describes both directories and each pair of cells.
-func gainComparison(dirs []string, cells [2][]reproduce.SeedGains, pairs [][2]reproduce.SeedGains, paired []reproduce.PairedGains) string {
+func gainComparison(dirs []string, cells [2][]reproduce.SeedGains, paired []reproduce.PairedGains) string {
 	var b strings.Builder
 	for k := range cells {
 		fmt.Fprintf(&b, "%c: %s\n", 'A'+k, dirs[k])
@@ -162,9 +176,8 @@ func gainComparison(dirs []string, cells [2][]reproduce.SeedGains, pairs [][2]re
 			fmt.Fprintf(&b, "   %s\n", g)
 		}
 	}
-	for i, p := range paired {
-		name := pairName(pairs[i][0], pairs[i][1])
-		fmt.Fprintf(&b, "%s: %d seeds in both", name, len(p.Seeds))
+	for _, p := range paired {
+		fmt.Fprintf(&b, "%s: %d seeds in both", p.Name(), len(p.Seeds))
 		if p.Unpaired > 0 {
 			fmt.Fprintf(&b, " (%d in one only or without a gain, left out)", p.Unpaired)
 		}
@@ -172,19 +185,6 @@ func gainComparison(dirs []string, cells [2][]reproduce.SeedGains, pairs [][2]re
 		writePairedGains(&b, p)
 	}
 	return b.String()
-}
-
-// pairName names the pair of cells a and b.
-func pairName(a, b reproduce.SeedGains) string {
-	switch {
-	case a.Cell == b.Cell && a.Cell == "":
-		return "the cell"
-	case a.Cell == b.Cell || b.Cell == "":
-		return a.Cell
-	case a.Cell == "":
-		return b.Cell
-	}
-	return a.Cell + " against " + b.Cell
 }
 
 // writePairedGains writes the seeds of p with their gains, then the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,8 +43,8 @@ func readGainColumn(t *testing.T, path, cell, column string) map[int]float64 {
 func TestCompareStored(t *testing.T) {
 	a := filepath.Join("..", "..", "testdata", "reproductions", "tag-large")
 	b := filepath.Join("..", "..", "testdata", "reproductions", "tag-large-30m")
-	csvPath := filepath.Join(t.TempDir(), "pairs.csv")
-	code, out, errOut := runArgs("compare", "-csv", csvPath, a, b)
+	csvPath, plotPath := filepath.Join(t.TempDir(), "pairs.csv"), filepath.Join(t.TempDir(), "pairs.png")
+	code, out, errOut := runArgs("compare", "-csv", csvPath, "-plot", plotPath, a, b)
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
@@ -68,6 +69,11 @@ func TestCompareStored(t *testing.T) {
 	}
 	if strings.Count(out, " seeds in both") != 1 {
 		t.Errorf("more than the one shared cell compared:\n%s", out)
+	}
+	if data, err := os.ReadFile(plotPath); err != nil {
+		t.Error(err)
+	} else if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+		t.Errorf("-plot: %v", err)
 	}
 	// The CSV has the pairs at full precision.
 	f, err := os.Open(csvPath)
@@ -137,6 +143,7 @@ func TestCompareUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"compare", stored}, "want two directories of training runs, A and B; got 1"},
+		{[]string{"compare", "-plot", "pairs.gif", stored, stored}, `-plot "pairs.gif": want a file name ending in .png`},
 		{[]string{"compare", stored, t.TempDir()}, "neither runs.csv (of reproduce) nor gains.csv (of train)"},
 		{[]string{"compare", "-cell", "2v2 mean-max", filepath.Join(stored, "tag-large"), filepath.Join(stored, "capture")},
 			`B has no cell "2v2 mean-max" (it has "capture min-min", "capture min-mean"`},
