@@ -314,8 +314,11 @@ budgets := reproduce.PairSeedGains(at48M, at30M)
 show(reproduce.PairedGainsTable([]reproduce.PairedGains{budgets}).Select([]string{"Seed", "GainA", "GainB", "Difference"}))
 _, _ = fmt.Printf("one-sided signed-rank p over seeds %v: higher at 30M %.3g, lower %.3g\n", budgets.Seeds, budgets.Test.Greater, budgets.Test.Less)
 """),
+("code", r"""
+reproduce.PairedGainsFigure("(mean, max) in Tag, seed by seed", "4.8M frames", "30M frames", []reproduce.PairedGains{budgets})
+"""),
 ("markdown", r"""
-`GainA` is at 4.8M frames, `GainB` at 30M. Three of the five stored seeds gained and two lost, by at most 4: nothing says the frames moved the gain either way.
+`GainA` is at 4.8M frames, `GainB` at 30M; in the picture (`reproduce.PairedGainsFigure`, which `hetgain compare -plot` draws too) each seed is a line from the one to the other. Three of the five stored seeds gained and two lost, by at most 4: nothing says the frames moved the gain either way.
 """),
 ]
 
