@@ -34,7 +34,8 @@ var (
 // along x; in each, every pair a line from its A value, on the left, to
 // its B value, on the right, blue where B is higher, red where it is
 // lower and grey where they are equal, a dot at each end, with a legend
-// counting each; the x axis says what A and B are (nameA, nameB); and a reference line across
+// counting each; the x axis says what A and B are (nameA, nameB: keep
+// them short, as gonum narrows the plot to fit a long axis label); and a reference line across
 // the chart at each of refs (such as 0). If there are no categories,
 // pairs has not one PairedValues per category, one has A and B of
 // different lengths, a value or reference is infinite, or the values and

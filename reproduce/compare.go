@@ -149,3 +149,9 @@ func comparePairs(setting string, pairs [][2]HetGPSOutcome) HetGPSComparison {
 	}
 	return c
 }
+
+// Paired returns the gains of c as a PairedGains of the cell c.Setting,
+// for PairedGainsFigure.
+func (c HetGPSComparison) Paired() PairedGains {
+	return PairedGains{CellA: c.Setting, CellB: c.Setting, Seeds: c.Seeds, GainA: c.GainA, GainB: c.GainB, Test: c.Gain}
+}

@@ -86,7 +86,9 @@ func TestCompareHetGPS(t *testing.T) {
 	e := hetgpsTiny(8, 10)
 	a, b := &HetGPSResults{Experiment: e}, &HetGPSResults{Experiment: e}
 	yesA, yesB := map[int]bool{1: true, 2: true, 3: true, 5: true}, map[int]bool{2: true, 3: true, 4: true, 6: true, 8: true}
-	gainB := func(seed int) float64 { return float64(seed) + []float64{-0.15, -0.05, 0, 0.1, 0.2, 0.3, 0.4, 0}[seed-1] }
+	gainB := func(seed int) float64 {
+		return float64(seed) + []float64{-0.15, -0.05, 0, 0.1, 0.2, 0.3, 0.4, 0}[seed-1]
+	}
 	for seed := 7; seed >= 1; seed-- { // out of order: the seeds come back sorted
 		a.Runs = append(a.Runs, compareRunGain("matrix2", seed, yesA[seed], float64(seed)))
 	}
@@ -114,6 +116,10 @@ func TestCompareHetGPS(t *testing.T) {
 	gain := got[0].Gain
 	if gain.N != 6 || gain.Zeros != 1 || gain.WPlus != 17 || math.Abs(gain.Greater-7.0/64) > 1e-15 {
 		t.Errorf("CompareHetGPS: gain test %+v, want N 6, 1 zero, W+ 17, p 7/64", gain)
+	}
+	if p := got[0].Paired(); p.Name() != "matrix2" || !reflect.DeepEqual(p.Seeds, got[0].Seeds) || p.Test != gain ||
+		!reflect.DeepEqual(p.GainA, got[0].GainA) || !reflect.DeepEqual(p.GainB, got[0].GainB) {
+		t.Errorf("Paired() = %+v", p)
 	}
 	got[0].P, got[0].Gain = want[0].P, SignedRank{}
 	for i := range got[0].GainA {

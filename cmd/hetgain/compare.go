@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/hetgain/hetgain/internal/atomicfile"
@@ -88,7 +89,8 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 		}
 		if *plotPath != "" {
-			f := reproduce.PairedGainsFigure("Final gains, seed by seed", fs.Arg(0), fs.Arg(1), paired)
+			nameA, nameB := sideNames(fs.Arg(0), fs.Arg(1))
+			f := reproduce.PairedGainsFigure("Final gains, seed by seed", nameA, nameB, paired)
 			if err := f.Save(*plotPath); err != nil {
 				return fmt.Errorf("-plot %s: %v", *plotPath, err)
 			}
@@ -232,4 +234,14 @@ func meanSE(x []float64) (mean, se float64) {
 		ss += (v - mean) * (v - mean)
 	}
 	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
+}
+
+// sideNames returns the names of directories a and b for a figure's axis:
+// their last elements, or the whole paths if those are the same (a long
+// axis label narrows the plot).
+func sideNames(a, b string) (string, string) {
+	if baseA, baseB := filepath.Base(a), filepath.Base(b); baseA != baseB {
+		return baseA, baseB
+	}
+	return a, b
 }

@@ -160,3 +160,16 @@ func TestCompareUsage(t *testing.T) {
 		t.Errorf("a Tag train directory with -task-params against tag-large: exit %d, stderr %q, output\n%s", code, errOut, out)
 	}
 }
+
+// TestSideNames checks the names a figure gives the two directories.
+func TestSideNames(t *testing.T) {
+	for _, c := range [][4]string{
+		{"runs/noclamp", "runs/clamp", "noclamp", "clamp"},
+		{"a/capture", "b/capture", "a/capture", "b/capture"},
+		{"results/tag-large/", "results/tag-large-30m", "tag-large", "tag-large-30m"},
+	} {
+		if a, b := sideNames(c[0], c[1]); a != c[2] || b != c[3] {
+			t.Errorf("sideNames(%q, %q) = %q, %q; want %q, %q", c[0], c[1], a, b, c[2], c[3])
+		}
+	}
+}

@@ -16,7 +16,7 @@ import (
 var hetgpsCompareCommand = &command{
 	name:     "hetgps-compare",
 	summary:  "compare two HetGPS searches seed by seed (McNemar and signed-rank tests)",
-	synopsis: "DIR_A DIR_B",
+	synopsis: "[-plot FILE] DIR_A DIR_B",
 	about: `
 Hetgps-compare reads two directories of HetGPS runs (of hetgps or
 reproduce hetgps, finished or not) from their own spec.json files, and
@@ -30,7 +30,8 @@ seeds ended at (the mean over the last tenth of the iterations, as in the
 summary), gives the medians and how many seeds ended higher under each,
 and the one-sided p-values of Wilcoxon's signed-rank test of B's gain
 less A's (exact up to 500 seeds): the outcome test counts seeds that
-crossed the verdict's lines, the gain test uses how far each ended. Seeds
+crossed the verdict's lines, the gain test uses how far each ended; -plot
+draws those gains, each seed a line from A (left) to B (right). Seeds
 finished in one directory only are counted and left out.
 
 Run the two searches on the same seeds (the same -seeds and -first-seed)
@@ -49,9 +50,15 @@ func init() {
 }
 
 func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
+	plotPath := fs.String("plot", "", "draw the gains the seeds ended at, each a line from A to B, to `FILE` (.png, .svg or .pdf)")
 	return func(a *app, fs *flag.FlagSet) error {
 		if fs.NArg() != 2 {
 			return usagef("want two directories of HetGPS runs, A and B; got %d argument(s)", fs.NArg())
+		}
+		if *plotPath != "" {
+			if err := checkPictureName(*plotPath); err != nil {
+				return usagef("-plot %v", err)
+			}
 		}
 		var res [2]*reproduce.HetGPSResults
 		for k, dir := range fs.Args() {
@@ -61,7 +68,19 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 			res[k] = r
 		}
-		_, err := fmt.Fprint(a.stdout, hetgpsComparison(fs.Args(), res))
+		comps := reproduce.CompareHetGPS(res[0], res[1])
+		if *plotPath != "" {
+			var pairs []reproduce.PairedGains
+			for _, c := range comps {
+				pairs = append(pairs, c.Paired())
+			}
+			nameA, nameB := sideNames(fs.Arg(0), fs.Arg(1))
+			f := reproduce.PairedGainsFigure("Gains at the end of the search, seed by seed", nameA, nameB, pairs)
+			if err := f.Save(*plotPath); err != nil {
+				return fmt.Errorf("-plot %s: %v", *plotPath, err)
+			}
+		}
+		_, err := fmt.Fprint(a.stdout, hetgpsComparison(fs.Args(), res, comps))
 		return err
 	}
 }
@@ -84,7 +103,7 @@ func loadHetGPSDir(dir string) (*reproduce.HetGPSResults, error) {
 }
 
 // hetgpsComparison describes both directories and their comparison.
-func hetgpsComparison(dirs []string, res [2]*reproduce.HetGPSResults) string {
+func hetgpsComparison(dirs []string, res [2]*reproduce.HetGPSResults, comps []reproduce.HetGPSComparison) string {
 	var b strings.Builder
 	for k, r := range res {
 		fmt.Fprintf(&b, "%c: %s (expected: %s)\n", 'A'+k, dirs[k], r.Experiment.Expect)
@@ -107,7 +126,6 @@ func hetgpsComparison(dirs []string, res [2]*reproduce.HetGPSResults) string {
 				s.Label, s.Spec.Run.Env.String(), strings.Join(params, "; "), yes, n)
 		}
 	}
-	comps := reproduce.CompareHetGPS(res[0], res[1])
 	if len(comps) == 0 {
 		b.WriteString("no setting has a seed finished in both\n")
 	}

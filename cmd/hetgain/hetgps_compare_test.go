@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -74,9 +76,15 @@ func storedEndGains(t *testing.T, dir, setting string) map[int]float64 {
 func TestHetGPSCompareGains(t *testing.T) {
 	a := filepath.Join("..", "..", "testdata", "reproductions", "hetgps-powersum-fresh", "noclamp")
 	b := filepath.Join("..", "..", "testdata", "reproductions", "hetgps-powersum-fresh", "clamp")
-	code, out, errOut := runArgs("hetgps-compare", a, b)
+	plotPath := filepath.Join(t.TempDir(), "gains.png")
+	code, out, errOut := runArgs("hetgps-compare", "-plot", plotPath, a, b)
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if data, err := os.ReadFile(plotPath); err != nil {
+		t.Error(err)
+	} else if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+		t.Errorf("-plot: %v", err)
 	}
 	gainA, gainB := storedEndGains(t, a, "capture"), storedEndGains(t, b, "capture")
 	if len(gainA) != 18 || len(gainB) != 18 {
@@ -196,6 +204,7 @@ func TestHetGPSCompareUsage(t *testing.T) {
 		{[]string{"hetgps-compare", dir, dir}, exitUsage, "holds no HetGPS run"},
 		{[]string{"hetgps-compare", filepath.Join(dir, "none"), dir}, exitUsage, "no such file or directory"},
 		{[]string{"hetgps-compare", paired, paired}, exitUsage, "holds no HetGPS run"},
+		{[]string{"hetgps-compare", "-plot", "gains.jpeg2", dir, dir}, exitUsage, `-plot "gains.jpeg2": want a file name ending in .png`},
 		// The parent of train's seed<k> directories: a setting whose runs
 		// are not HetGPS's.
 		{[]string{"hetgps-compare", filepath.Dir(paired), dir}, exitError, "not the specification of a HetGPS run"},
