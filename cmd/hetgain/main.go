@@ -1,7 +1,3 @@
-// Command hetgain computes heterogeneity gains ΔR = R_het − R_hom of team
-// rewards R = U∘T: tables of closed-form and numerical optima, sweeps of
-// ΔR over the parameters of parametric aggregators (CSV and heat map), and
-// what the paper's theorems predict. Run "hetgain -h" for the commands.
 package main
 
 import (
