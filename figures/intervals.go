@@ -51,22 +51,9 @@ func Intervals(title, yLabel string, categories []string, refs []float64, series
 // data cannot be drawn.
 func intervalsPlot(title, yLabel string, categories []string, refs []float64, series []IntervalSeries) (*plot.Plot, error) {
 	n := len(categories)
-	if n == 0 {
-		return nil, badf("Intervals needs at least one category")
-	}
-	for _, r := range refs {
-		if !finite(r) {
-			return nil, badf("reference line at %v, want a finite number", r)
-		}
-	}
-	p := plot.New()
-	p.Title.Text = title
-	p.Y.Label.Text = yLabel
-	p.Add(plotter.NewGrid())
-	p.NominalX(categories...)
-	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
-	if len(refs) > 0 {
-		p.Add(referenceLines(refs))
+	p, err := categoryPlot("Intervals", title, yLabel, categories, refs)
+	if err != nil {
+		return nil, err
 	}
 	for i, s := range series {
 		if len(s.Points) != n {
@@ -82,6 +69,31 @@ func intervalsPlot(title, yLabel string, categories []string, refs []float64, se
 		return nil, err
 	}
 	p.Legend.Top = true
+	return p, nil
+}
+
+// categoryPlot returns a plot with the categories along x, one unit
+// apart from 0, a grid and a reference line across it at each of refs, or
+// an error, naming the constructor where, if there are no categories or a
+// reference is not finite.
+func categoryPlot(where, title, yLabel string, categories []string, refs []float64) (*plot.Plot, error) {
+	if len(categories) == 0 {
+		return nil, badf("%s needs at least one category", where)
+	}
+	for _, r := range refs {
+		if !finite(r) {
+			return nil, badf("reference line at %v, want a finite number", r)
+		}
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.Y.Label.Text = yLabel
+	p.Add(plotter.NewGrid())
+	p.NominalX(categories...)
+	p.X.Min, p.X.Max = -0.5, float64(len(categories))-0.5
+	if len(refs) > 0 {
+		p.Add(referenceLines(refs))
+	}
 	return p, nil
 }
 

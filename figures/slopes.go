@@ -53,28 +53,14 @@ func Slopes(title, yLabel, nameA, nameB string, categories []string, refs []floa
 // slopesPlot returns the plot that Slopes draws, or an error if the data
 // cannot be drawn.
 func slopesPlot(title, yLabel, nameA, nameB string, categories []string, refs []float64, pairs []PairedValues) (*plot.Plot, error) {
-	n := len(categories)
-	if n == 0 {
-		return nil, badf("Slopes needs at least one category")
+	p, err := categoryPlot("Slopes", title, yLabel, categories, refs)
+	if err != nil {
+		return nil, err
 	}
-	if len(pairs) != n {
-		return nil, badf("Slopes has %d sets of pairs for %d categories", len(pairs), n)
+	if len(pairs) != len(categories) {
+		return nil, badf("Slopes has %d sets of pairs for %d categories", len(pairs), len(categories))
 	}
-	for _, r := range refs {
-		if !finite(r) {
-			return nil, badf("reference line at %v, want a finite number", r)
-		}
-	}
-	p := plot.New()
-	p.Title.Text = title
-	p.Y.Label.Text = yLabel
 	p.X.Label.Text = "A (left): " + nameA + "; B (right): " + nameB
-	p.Add(plotter.NewGrid())
-	p.NominalX(categories...)
-	p.X.Min, p.X.Max = -0.5, float64(n)-0.5
-	if len(refs) > 0 {
-		p.Add(referenceLines(refs))
-	}
 	var counts [3]int // higher, lower, equal
 	var thumbs [3]plot.Thumbnailer
 	for k, pv := range pairs {
