@@ -61,10 +61,8 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if fs.NArg() != 2 {
 			return usagef("want two directories of training runs, A and B; got %d argument(s)", fs.NArg())
 		}
-		if *plotPath != "" {
-			if err := checkPictureName(*plotPath); err != nil {
-				return usagef("-plot %v", err)
-			}
+		if err := checkPlotFlag(*plotPath); err != nil {
+			return err
 		}
 		var cells [2][]reproduce.SeedGains
 		for k, dir := range fs.Args() {
@@ -89,10 +87,8 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 		}
 		if *plotPath != "" {
-			nameA, nameB := sideNames(fs.Arg(0), fs.Arg(1))
-			f := reproduce.PairedGainsFigure("Final gains, seed by seed", nameA, nameB, paired)
-			if err := f.Save(*plotPath); err != nil {
-				return fmt.Errorf("-plot %s: %v", *plotPath, err)
+			if err := savePairedGains(*plotPath, "Final gains, seed by seed", fs.Args(), paired); err != nil {
+				return err
 			}
 		}
 		_, err = fmt.Fprint(a.stdout, gainComparison(fs.Args(), cells, paired))
@@ -234,6 +230,29 @@ func meanSE(x []float64) (mean, se float64) {
 		ss += (v - mean) * (v - mean)
 	}
 	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
+}
+
+// checkPlotFlag returns a usage error unless path, the value of -plot, is
+// empty or names a picture that figures writes.
+func checkPlotFlag(path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := checkPictureName(path); err != nil {
+		return usagef("-plot %v", err)
+	}
+	return nil
+}
+
+// savePairedGains draws pairs of cells seed by seed to path
+// (reproduce.PairedGainsFigure), naming the two directories dirs as
+// sideNames does.
+func savePairedGains(path, title string, dirs []string, pairs []reproduce.PairedGains) error {
+	nameA, nameB := sideNames(dirs[0], dirs[1])
+	if err := reproduce.PairedGainsFigure(title, nameA, nameB, pairs).Save(path); err != nil {
+		return fmt.Errorf("-plot %s: %v", path, err)
+	}
+	return nil
 }
 
 // sideNames returns the names of directories a and b for a figure's axis:

@@ -55,10 +55,8 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if fs.NArg() != 2 {
 			return usagef("want two directories of HetGPS runs, A and B; got %d argument(s)", fs.NArg())
 		}
-		if *plotPath != "" {
-			if err := checkPictureName(*plotPath); err != nil {
-				return usagef("-plot %v", err)
-			}
+		if err := checkPlotFlag(*plotPath); err != nil {
+			return err
 		}
 		var res [2]*reproduce.HetGPSResults
 		for k, dir := range fs.Args() {
@@ -74,10 +72,8 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			for _, c := range comps {
 				pairs = append(pairs, c.Paired())
 			}
-			nameA, nameB := sideNames(fs.Arg(0), fs.Arg(1))
-			f := reproduce.PairedGainsFigure("Gains at the end of the search, seed by seed", nameA, nameB, pairs)
-			if err := f.Save(*plotPath); err != nil {
-				return fmt.Errorf("-plot %s: %v", *plotPath, err)
+			if err := savePairedGains(*plotPath, "Gains at the end of the search, seed by seed", fs.Args(), pairs); err != nil {
+				return err
 			}
 		}
 		_, err := fmt.Fprint(a.stdout, hetgpsComparison(fs.Args(), res, comps))
