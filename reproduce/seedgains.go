@@ -25,10 +25,11 @@ type SeedGains struct {
 	// Cell names the cell: "<variant> <U>-<T>" in a reproduction, "" for
 	// the one cell of a train directory.
 	Cell string
-	// Gain says what the gains are: the final evaluation's, the mean of
-	// the last evaluations', or a task evaluation's (Task).
-	Gain string
-	Task bool
+	// Definition says what the gains are: the final evaluation's, the
+	// mean of the last evaluations', or a task evaluation's (then Task is
+	// true).
+	Definition string
+	Task       bool
 	// Seeds are ascending, and Gains[i] is the gain of seed Seeds[i].
 	Seeds []int
 	Gains []float64
@@ -172,7 +173,7 @@ func readRunTable(path string) ([]SeedGains, error) {
 			k = len(out)
 			index[cell] = k
 			gain, task := describeRunTableGain(t.text(i, "Experiment"))
-			out = append(out, SeedGains{Cell: cell, Gain: gain, Task: task})
+			out = append(out, SeedGains{Cell: cell, Definition: gain, Task: task})
 		}
 		if err := out[k].add(t, i, "Gain"); err != nil {
 			return nil, err
@@ -208,10 +209,10 @@ func readTrainGains(path string) (SeedGains, error) {
 	if err != nil {
 		return SeedGains{}, err
 	}
-	g := SeedGains{Gain: "the final evaluation's"}
+	g := SeedGains{Definition: "the final evaluation's"}
 	column := "Gain"
 	if t.has("TaskGain") {
-		column, g.Gain, g.Task = "TaskGain", "the final policies' on the task evaluation (train's -task-params)", true
+		column, g.Definition, g.Task = "TaskGain", "the final policies' on the task evaluation (train's -task-params)", true
 	}
 	for i := range t.rows {
 		if err := g.add(t, i, column); err != nil {
@@ -386,5 +387,5 @@ func (g SeedGains) String() string {
 	for i, k := range g.Seeds {
 		seeds[i] = strconv.Itoa(k)
 	}
-	return fmt.Sprintf("%s, seeds %s; gain: %s", name, strings.Join(seeds, " "), g.Gain)
+	return fmt.Sprintf("%s, seeds %s; gain: %s", name, strings.Join(seeds, " "), g.Definition)
 }

@@ -42,7 +42,7 @@ func TestReadSeedGainsStored(t *testing.T) {
 		t.Fatalf("%d cells read, %d in runs.csv; want 9", len(cells), len(want))
 	}
 	for _, c := range cells {
-		if !c.Task || !strings.Contains(c.Gain, "512 episodes") || !sort.IntsAreSorted(c.Seeds) || len(c.Seeds) != len(want[c.Cell]) {
+		if !c.Task || !strings.Contains(c.Definition, "512 episodes") || !sort.IntsAreSorted(c.Seeds) || len(c.Seeds) != len(want[c.Cell]) {
 			t.Errorf("cell %s: %v", c.Cell, c)
 		}
 		for i, k := range c.Seeds {
@@ -91,7 +91,7 @@ func TestReadSeedGainsTrain(t *testing.T) {
 	// runs.csv comes first where both are.
 	writeTable(t, dir, RunTableCSV, "Experiment,Variant,U,T,Seed,Gain\nmatrix2,continuous,min,max,1,0.5\n")
 	got, err = ReadSeedGains(dir)
-	if err != nil || len(got) != 1 || got[0].Cell != "continuous min-max" || got[0].Gain != "the final evaluation's" {
+	if err != nil || len(got) != 1 || got[0].Cell != "continuous min-max" || got[0].Definition != "the final evaluation's" {
 		t.Errorf("with runs.csv: ReadSeedGains = %+v, %v", got, err)
 	}
 }

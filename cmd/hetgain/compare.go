@@ -146,7 +146,7 @@ func matchCells(cells [2][]reproduce.SeedGains, cell string) ([][2]reproduce.See
 	for _, p := range pairs {
 		if p[0].Task != p[1].Task {
 			return nil, usagef("A's gain is %s and B's %s: a task evaluation's gain does not compare with the training environment's",
-				p[0].Gain, p[1].Gain)
+				p[0].Definition, p[1].Definition)
 		}
 	}
 	return pairs, nil
