@@ -347,6 +347,49 @@ func PairedGainsTable(pairs []PairedGains) dataframe.DataFrame {
 		series.New(gainB, series.Float, c[4]), series.New(diff, series.Float, c[5]))
 }
 
+// PairedSummary summarises paired gains: the median of each side's, and
+// of the differences GainB − GainA their mean, its standard error and
+// their median, counting only values that are numbers; and how many seeds
+// ended higher under B and under A.
+type PairedSummary struct {
+	MedianA, MedianB float64
+	Mean, SE, Median float64
+	Higher, Lower    int
+}
+
+// Summary returns the summary of p's gains. A statistic of no number is
+// NaN, as is the standard error of fewer than two differences.
+func (p PairedGains) Summary() PairedSummary {
+	var diffs []float64
+	s := PairedSummary{MedianA: median(numbers(p.GainA)), MedianB: median(numbers(p.GainB))}
+	for i := range p.GainA {
+		d := p.GainB[i] - p.GainA[i]
+		switch {
+		case d > 0:
+			s.Higher++
+		case d < 0:
+			s.Lower++
+		}
+		if !math.IsNaN(d) {
+			diffs = append(diffs, d)
+		}
+	}
+	s.Mean, s.Median = mean(diffs), median(diffs)
+	s.SE = sampleStd(diffs) / math.Sqrt(float64(len(diffs)))
+	return s
+}
+
+// numbers returns the values of v that are not NaN.
+func numbers(v []float64) []float64 {
+	var out []float64
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // Name names the pair of cells of p: the cell, if A and B have the same
 // or one of them is a train directory's (which has no name), else "<A's>
 // against <B's>"; "the cell" for two train directories.

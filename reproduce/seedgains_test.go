@@ -241,3 +241,23 @@ func TestPairedGainsName(t *testing.T) {
 		t.Errorf("a pair with one gain missing: %v", err)
 	}
 }
+
+// TestPairedSummary checks the summary of made-up pairs with a NaN on
+// each side: medians of each side's numbers, and of the three differences
+// (1, −1, 3) their mean 1, standard error 2/√3 and median 1.
+func TestPairedSummary(t *testing.T) {
+	nan := math.NaN()
+	p := PairedGains{GainA: []float64{0, 2, 1, nan, 4}, GainB: []float64{1, 1, 4, 7, nan}}
+	got := p.Summary()
+	want := PairedSummary{MedianA: 1.5, MedianB: 2.5, Mean: 1, SE: 2 / math.Sqrt(3), Median: 1, Higher: 2, Lower: 1}
+	if math.Abs(got.SE-want.SE) > 1e-15 {
+		t.Errorf("SE %v, want %v", got.SE, want.SE)
+	}
+	got.SE = want.SE
+	if got != want {
+		t.Errorf("Summary() = %+v, want %+v", got, want)
+	}
+	if s := (PairedGains{GainA: []float64{1}, GainB: []float64{2}}).Summary(); !math.IsNaN(s.SE) || s.Mean != 1 {
+		t.Errorf("one pair: %+v, want mean 1 and a NaN standard error", s)
+	}
+}

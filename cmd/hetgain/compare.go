@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -192,44 +191,13 @@ func writePairedGains(b *strings.Builder, p reproduce.PairedGains) {
 		return
 	}
 	fmt.Fprintf(b, "   %6s %12s %12s %12s\n", "seed", "A", "B", "B − A")
-	higher, lower := 0, 0
-	diffs := make([]float64, len(p.Seeds))
 	for i, k := range p.Seeds {
-		diffs[i] = p.GainB[i] - p.GainA[i]
-		fmt.Fprintf(b, "   %6d %12.4g %12.4g %12.4g\n", k, p.GainA[i], p.GainB[i], diffs[i])
-		switch {
-		case diffs[i] > 0:
-			higher++
-		case diffs[i] < 0:
-			lower++
-		}
+		fmt.Fprintf(b, "   %6d %12.4g %12.4g %12.4g\n", k, p.GainA[i], p.GainB[i], p.GainB[i]-p.GainA[i])
 	}
-	mean, se := meanSE(diffs)
+	sum := p.Summary()
 	fmt.Fprintf(b, "   B − A: mean %.4g ± %.4g (standard error), median %.4g; seeds higher under B %d, under A %d\n",
-		mean, se, medianOf(diffs), higher, lower)
-	kind := "exact"
-	if !p.Test.Exact {
-		kind = "normal approximation"
-	}
-	fmt.Fprintf(b, "   one-sided signed-rank p (%s, %d non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
-		kind, p.Test.N, p.Test.Greater, p.Test.Less)
-}
-
-// meanSE returns the mean of x and its standard error (NaN for fewer than
-// two values).
-func meanSE(x []float64) (mean, se float64) {
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	if len(x) < 2 {
-		return mean, math.NaN()
-	}
-	var ss float64
-	for _, v := range x {
-		ss += (v - mean) * (v - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
+		sum.Mean, sum.SE, sum.Median, sum.Higher, sum.Lower)
+	writeSignedRank(b, p.Test)
 }
 
 // checkPlotFlag returns a usage error unless path, the value of -plot, is

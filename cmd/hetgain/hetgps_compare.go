@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"math"
-	"sort"
 	"strings"
 
 	"github.com/hetgain/hetgain/learn"
@@ -142,44 +140,19 @@ func hetgpsComparison(dirs []string, res [2]*reproduce.HetGPSResults, comps []re
 // writeGainComparison describes the gains the paired seeds of c ended at
 // and their signed-rank test.
 func writeGainComparison(b *strings.Builder, c reproduce.HetGPSComparison) {
-	higher, lower := 0, 0
-	var diffs []float64
-	for i := range c.GainA {
-		d := c.GainB[i] - c.GainA[i]
-		switch {
-		case d > 0:
-			higher++
-		case d < 0:
-			lower++
-		}
-		diffs = append(diffs, d)
-	}
+	sum := c.Paired().Summary()
 	fmt.Fprintf(b, "   gain at the end (median): A %.3g, B %.3g, B − A %.3g; seeds higher under B %d, under A %d\n",
-		medianOf(c.GainA), medianOf(c.GainB), medianOf(diffs), higher, lower)
+		sum.MedianA, sum.MedianB, sum.Median, sum.Higher, sum.Lower)
+	writeSignedRank(b, c.Gain)
+}
+
+// writeSignedRank writes both one-sided p-values of a signed-rank test of
+// B's gains less A's.
+func writeSignedRank(b *strings.Builder, test reproduce.SignedRank) {
 	kind := "exact"
-	if !c.Gain.Exact {
+	if !test.Exact {
 		kind = "normal approximation"
 	}
 	fmt.Fprintf(b, "   one-sided signed-rank p (%s, %d non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
-		kind, c.Gain.N, c.Gain.Greater, c.Gain.Less)
-}
-
-// medianOf returns the median of the numbers in v (NaN if it has none),
-// the mean of the two middle ones for an even count.
-func medianOf(v []float64) float64 {
-	var sorted []float64
-	for _, x := range v {
-		if !math.IsNaN(x) {
-			sorted = append(sorted, x)
-		}
-	}
-	if len(sorted) == 0 {
-		return math.NaN()
-	}
-	sort.Float64s(sorted)
-	mid := len(sorted) / 2
-	if len(sorted)%2 == 1 {
-		return sorted[mid]
-	}
-	return (sorted[mid-1] + sorted[mid]) / 2
+		kind, test.N, test.Greater, test.Less)
 }
