@@ -155,7 +155,7 @@ func TestEnvSpec(t *testing.T) {
 		{EnvSpec{Name: "matrix", U: "min", T: "max"}, "matrix", 2, 2, false, 1, "matrix-cont N=2 M=2 U=min T=max", 1, 2},
 		{EnvSpec{Name: " Matrix ", Agents: 4, Tasks: 3, Discrete: true, U: "mean", T: "softmax(2)"}, "matrix-discrete", 4, 3, true, 1, "matrix-disc N=4 M=3 U=mean T=softmax(2)", 1, 1},
 		{EnvSpec{Name: "capture", Agents: 3, Tasks: 2, U: "min", T: "max", EpisodeLength: 7}, "capture", 3, 2, false, 7, "capture N=3 M=2 U=min T=max", 4 + 2*2, 2},
-		{EnvSpec{Name: "CAPTURE", U: "min", T: "max", Sensor: true}, "capture", 2, 2, false, 100, "capture N=2 M=2 U=min T=max", 4 + 2*2 + 12, 2},
+		{EnvSpec{Name: "CAPTURE", U: "min", T: "max", Sensor: true}, "capture", 2, 2, false, 100, "capture N=2 M=2 U=min T=max sensor", 4 + 2*2 + 12, 2},
 		{EnvSpec{Name: "tag", Agents: 2, Tasks: 2, U: "max", T: "mean", EpisodeLength: 9}, "tag", 2, 2, false, 9, "tag N=2 M=2 U=max T=mean", -1, 2},
 	} {
 		if s := c.spec.String(); s != c.str {

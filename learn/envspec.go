@@ -38,8 +38,9 @@ type EnvSpec struct {
 }
 
 // String returns a compact description such as "matrix-cont N=4 M=4
-// U=min T=max", followed by the Params if any, as in "tag N=2 M=2 U=mean
-// T=max shaping=0.2".
+// U=min T=max", followed by "sensor" if Capture has its range sensor and
+// the Params if any, as in "tag N=2 M=2 U=mean T=max shaping=0.2" or
+// "capture N=2 M=2 U=min T=max sensor sensor.range=0.2".
 func (s EnvSpec) String() string {
 	s = s.withDefaults()
 	name := s.Name
@@ -47,6 +48,9 @@ func (s EnvSpec) String() string {
 		name += map[bool]string{false: "-cont", true: "-disc"}[s.Discrete]
 	}
 	str := fmt.Sprintf("%s N=%d M=%d U=%s T=%s", name, s.Agents, s.Tasks, s.U, s.T)
+	if s.Sensor {
+		str += " sensor"
+	}
 	for k, p := range s.Params.Names {
 		if k < len(s.Params.Values) {
 			str += fmt.Sprintf(" %s=%g", p, s.Params.Values[k])

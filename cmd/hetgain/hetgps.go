@@ -151,6 +151,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	dir := fs.String("dir", "", "`DIR` for the runs and results (required)")
 	plot := fs.String("plot", "", "write the figure to `PNG` (default DIR/hetgps-<env>.png)")
 	quiet := fs.Bool("quiet", false, "no progress line")
+	sensor := fs.Bool("sensor", false, sensorUsage)
 	tf := addTrainFlags(fs)
 
 	return func(a *app, fs *flag.FlagSet) error {
@@ -185,6 +186,9 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if env.value == "matrix" && *episodeLength != 0 {
 			return usagef("-episode-length %d: the matrix game's episodes are one step; -episode-length is for -env capture and tag", *episodeLength)
 		}
+		if err := checkSensor(*sensor, env.value); err != nil {
+			return err
+		}
 		if *floor && !*descent {
 			return usagef("-floor needs -descent: it holds a descent at a gain of 0")
 		}
@@ -205,7 +209,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err != nil {
 			return err
 		}
-		es := learn.EnvSpec{Name: env.value, Agents: *n, Tasks: *m, U: *u, T: *t, EpisodeLength: *episodeLength}
+		es := learn.EnvSpec{Name: env.value, Agents: *n, Tasks: *m, U: *u, T: *t, EpisodeLength: *episodeLength, Sensor: *sensor}
 		if *envParams != "" {
 			p, err := parseTaskParams(*envParams, es)
 			if err != nil {

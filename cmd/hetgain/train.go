@@ -260,6 +260,7 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	n := fs.Int("N", 2, "number of agents `N` (tag: chasers; at most 256)")
 	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag: escapers; at most 256)")
 	discrete := fs.Bool("discrete", false, "discrete matrix game: each agent picks one task")
+	sensor := fs.Bool("sensor", false, sensorUsage)
 	team := newChoice("both", "both", "het", "hom")
 	fs.Var(team, "team", "`TEAM` to report: both, het or hom (both are trained)")
 	seeds := fs.Int("seeds", 3, "number of seeds (runs 1 to K; at most 10000)")
@@ -297,6 +298,9 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *discrete && env.value != "matrix" {
 			return usagef("-discrete applies to -env matrix only")
 		}
+		if err := checkSensor(*sensor, env.value); err != nil {
+			return err
+		}
 		for _, op := range []struct{ flag, spec string }{{"U", *u}, {"T", *t}} {
 			if _, err := parseOperator(op.spec); err != nil {
 				return usagef("-%s: %v", op.flag, err)
@@ -307,7 +311,7 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return err
 		}
 		spec := learn.RunSpec{
-			Env:        learn.EnvSpec{Name: env.value, Agents: *n, Tasks: *m, Discrete: *discrete, U: *u, T: *t},
+			Env:        learn.EnvSpec{Name: env.value, Agents: *n, Tasks: *m, Discrete: *discrete, U: *u, T: *t, Sensor: *sensor},
 			Team:       cfg,
 			Iterations: *iterations, EvalEvery: *tf.evalEvery, EvalEpisodes: *tf.evalEpisodes,
 		}
@@ -349,6 +353,18 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		return j.run()
 	}
+}
+
+// sensorUsage is the help of the -sensor flag of train and hetgps.
+const sensorUsage = "capture: add the range sensor that sees the other agents (12 rays; its range is the parameter sensor.range, 0.35 unless -env-params sets it)"
+
+// checkSensor returns a usage error if -sensor is given for an
+// environment other than capture, the one with a range sensor.
+func checkSensor(sensor bool, env string) error {
+	if sensor && env != "capture" {
+		return usagef("-sensor applies to -env capture only (%s has no range sensor)", env)
+	}
+	return nil
 }
 
 // trainJob is one run of the train command.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -270,6 +271,39 @@ func TestTrainCaptureAndTag(t *testing.T) {
 		if g := parseFloat(t, recs[1][5]); math.IsNaN(g) {
 			t.Errorf("%s: gain NaN", env)
 		}
+	}
+}
+
+// TestTrainSensor checks -sensor: the run trains Capture with the range
+// sensor at the range -env-params gives, the report names both, the
+// stored spec has them, and resuming the run without -sensor is a usage
+// error.
+func TestTrainSensor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains Capture")
+	}
+	dir := filepath.Join(t.TempDir(), "sensor")
+	args := []string{"train", "-env", "capture", "-seeds", "1", "-iterations", "1", "-hidden", "8", "-envs", "2",
+		"-frames-per-iter", "200", "-minibatch", "100", "-epochs", "1", "-eval-episodes", "2", "-quiet", "-dir", dir,
+		"-env-params", "sensor.range=0.2"}
+	code, out, errOut := runArgs(append(args, "-sensor")...)
+	if code != exitOK || !strings.Contains(out, "capture N=2 M=2 U=min T=max sensor sensor.range=0.2: 1 seed(s)") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	var spec learn.RunSpec
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, "seed1", "spec.json"))), &spec); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := spec.Env.Params.Get("sensor.range"); !spec.Env.Sensor || err != nil || r != 0.2 {
+		t.Errorf("stored spec: sensor %v, range %v (%v)", spec.Env.Sensor, r, err)
+	}
+	if env, err := spec.Env.New(1); err != nil || env.ObsDim() != 4+2*2+simulate.CaptureRays {
+		t.Errorf("stored spec's environment: %v", err)
+	}
+	// Without -sensor (and so without its range) it is another run.
+	code, _, errOut = runArgs(append(args[:len(args)-2], "-iterations", "2")...)
+	if code != exitUsage || !strings.Contains(errOut, "other settings") {
+		t.Errorf("resumed without -sensor: exit %d, %q; want a usage error: run of other settings", code, errOut)
 	}
 }
 
