@@ -24,6 +24,16 @@ type Variant struct {
 	Iterations int
 }
 
+// paramValue returns the value the variant's Env.Params give the
+// parameter name, and whether they set it.
+func (v Variant) paramValue(name string) (float64, bool) {
+	k := indexOf(v.Env.Params.Names, name)
+	if k < 0 || k >= len(v.Env.Params.Values) {
+		return 0, false
+	}
+	return v.Env.Params.Values[k], true
+}
+
 // Experiment is a grid of paired runs: Variants × (U, T) in Ops × Ops ×
 // Seeds.
 type Experiment struct {
@@ -88,6 +98,11 @@ type Experiment struct {
 	PaperFrames int64
 	// Expect says in one sentence what the paper and the theory say.
 	Expect string
+	// VariantParam, if not empty, names the one environment parameter in
+	// which the variants differ, such as "sensor.range": every variant's
+	// Env.Params sets it, and Results.Save also draws the final gains
+	// against its values (VariantGains).
+	VariantParam string
 }
 
 // Operators of the paper's experiments.
@@ -350,12 +365,63 @@ func TagLarge30M() Experiment {
 	return e.WithIterations(1875)
 }
 
+// ObservabilityRanges are the sensor ranges of Observability: the
+// paper's span, from 0 to VMAS's default of 0.35, and twice its top.
+var ObservabilityRanges = []float64{0, 0.1, 0.2, 0.35, 0.7}
+
+// Observability returns "observability", the paper's
+// observability-heterogeneity trade-off (its appendix of that name):
+// Multi-goal-capture under (min, max), the one pair where it reports the
+// effect, with a range sensor that sees the other agents (simulate.Capture's
+// 12 rays) at each range of ObservabilityRanges, one variant per range
+// ("range-0", "range-0p10", ..., "range-0p70"; VariantParam
+// "sensor.range"). Its runs are those of Capture, 4 seeds each, as the
+// paper's figure: 640,000 frames per team and run, evaluated on 32
+// episodes every 10 iterations, a run's final gain the mean of its last 5
+// evaluations.
+//
+// Expected: the gain falls as the range grows, because identical agents
+// that sense each other can split between the goals by what they see,
+// while heterogeneous ones can split without it. At range 0 every reading
+// is 0, so that variant is Capture's (min, max) with constant extra
+// inputs: the control. The paper reports a figure, not a table, so Table
+// has no paper gains for this experiment.
+func Observability() Experiment {
+	e := Capture()
+	e.Name = "observability"
+	e.Pairs = [][2]string{{"min", "max"}}
+	e.Seeds = 4
+	e.Variants = nil
+	for _, r := range ObservabilityRanges {
+		e.Variants = append(e.Variants, Variant{
+			Label: rangeLabel(r),
+			Env: learn.EnvSpec{Name: "capture", Agents: 2, Tasks: 2, Sensor: true,
+				Params: simulate.Params{Names: []string{"sensor.range"}, Values: []float64{r}}},
+		})
+	}
+	e.VariantParam = "sensor.range"
+	e.PaperBudget = "30M frames per run, 4 seeds, ranges 0 to 0.35 (a figure of the gain over training)"
+	e.PaperFrames = 30_000_000
+	e.Expect = "under (min, max) the gain falls as the sensor range grows: identical agents that see each other can split between the goals"
+	return e
+}
+
+// rangeLabel returns the variant label of a sensor range: "range-0" for
+// 0, "range-0p35" for 0.35 (two decimals; labels allow no '.').
+func rangeLabel(r float64) string {
+	if r == 0 {
+		return "range-0"
+	}
+	return "range-" + strings.Replace(strconv.FormatFloat(r, 'f', 2, 64), ".", "p", 1)
+}
+
 // Names lists the names Lookup knows, for help texts.
-var Names = []string{"matrix", "matrix4", "matrix2", "capture", "tag", "tag-large", "tag-large-30m"}
+var Names = []string{"matrix", "matrix4", "matrix2", "capture", "tag", "tag-large", "tag-large-30m", "observability"}
 
 // Lookup returns the experiment of a name: "matrix" or "matrix4"
 // (Matrix(4, 4)), "matrix2" (Matrix(2, 2)), "capture", "tag",
-// "tag-large" (TagLarge) or "tag-large-30m" (TagLarge30M). It returns
+// "tag-large" (TagLarge), "tag-large-30m" (TagLarge30M) or
+// "observability" (Observability). It returns
 // an error wrapping learn.ErrConfig for any other name.
 func Lookup(name string) (Experiment, error) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
@@ -371,6 +437,8 @@ func Lookup(name string) (Experiment, error) {
 		return TagLarge(), nil
 	case "tag-large-30m":
 		return TagLarge30M(), nil
+	case "observability":
+		return Observability(), nil
 	}
 	return Experiment{}, fmt.Errorf("reproduce: unknown experiment %q (want %s): %w",
 		name, strings.Join(Names, ", "), learn.ErrConfig)
@@ -439,6 +507,9 @@ func (e Experiment) check() error {
 			return bad("two variants labelled %q", v.Label)
 		}
 		seen[v.Label] = true
+		if _, ok := v.paramValue(e.VariantParam); e.VariantParam != "" && !ok {
+			return bad("variant %q does not set VariantParam %q", v.Label, e.VariantParam)
+		}
 	}
 	seenOps := map[string]bool{}
 	for _, op := range e.Ops {

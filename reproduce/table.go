@@ -301,6 +301,9 @@ const (
 	curvesPNG     = "curves-%s.png"    // per variant label
 	finalGainsPNG = "gains-%s.png"     // per variant label
 	diversityPNG  = "diversity-%s.png" // per variant label, if its logs have diversities
+	// VariantGainsPNG is VariantGains, written only for an experiment
+	// with a VariantParam.
+	VariantGainsPNG = "variants.png"
 )
 
 // ErrNoRuns is wrapped by the error of Results.Save and
@@ -333,7 +336,9 @@ func (r *Results) SaveTables(dir string) ([]string, error) {
 // and, per variant, its training curves (curves-<variant>.png, as
 // Curves), its final gains beside the paper's (gains-<variant>.png, as
 // FinalGains) and, if its runs logged them, the teams' diversities over
-// training (diversity-<variant>.png, as Diversity), each replacing its
+// training (diversity-<variant>.png, as Diversity), and, for an
+// experiment with a VariantParam, the final gains against it
+// (variants.png, as VariantGains), each replacing its
 // file atomically, creating dir if need be, and returns the paths
 // written. Results of an unfinished
 // reproduction give those of its finished runs; results without any
@@ -358,6 +363,13 @@ func (r *Results) Save(dir string) ([]string, error) {
 			}
 			paths = append(paths, p)
 		}
+	}
+	if r.Experiment.VariantParam != "" {
+		p := filepath.Join(dir, VariantGainsPNG)
+		if err := r.VariantGains().Save(p); err != nil {
+			return paths, err
+		}
+		paths = append(paths, p)
 	}
 	return paths, nil
 }

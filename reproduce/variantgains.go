@@ -1,0 +1,76 @@
+package reproduce
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/hetgain/hetgain/figures"
+)
+
+// VariantGains draws, for an experiment whose variants differ in one
+// environment parameter (Experiment.VariantParam), the final gains
+// against that parameter's value: a panel per (U, T) pair, with the mean
+// over seeds ± two standard errors as a band (the interval whose lower
+// end Table compares with the threshold), each seed's final gain as a
+// thin dashed line, and reference lines at 0 and at the threshold of a
+// clearly positive gain. Variants without finished runs are left out of
+// a pair's lines; a pair without any is an empty panel. VariantGains
+// panics if the experiment has no VariantParam.
+func (r *Results) VariantGains() *figures.Figure {
+	e := r.Experiment.withDefaults()
+	if e.VariantParam == "" {
+		panic(fmt.Sprintf("reproduce: VariantGains of experiment %q, which has no VariantParam", e.Name))
+	}
+	var panels []figures.Panel
+	for _, pair := range e.pairs() {
+		panels = append(panels, r.variantGainPanel(pair[0], pair[1]))
+	}
+	title := fmt.Sprintf("%s: final ΔR against %s, %s", e.Name, e.VariantParam, e.seedNames())
+	return figures.BandPanels(title, e.VariantParam, "ΔR", len(e.Ops), true, panels...)
+}
+
+// variantGainPanel returns the panel of VariantGains for the pair (u, t).
+func (r *Results) variantGainPanel(u, t string) figures.Panel {
+	e := r.Experiment.withDefaults()
+	pn := figures.Panel{Title: fmt.Sprintf("U=%s, T=%s", u, t), Reference: []float64{0, e.positiveThreshold()}}
+	var groups []group
+	for _, g := range r.groups() {
+		if g.u == u && g.t == t {
+			groups = append(groups, g)
+		}
+	}
+	if len(groups) == 0 {
+		pn.Title += " (no data)"
+		return pn
+	}
+	x := func(g group) float64 { v, _ := g.variant.paramValue(e.VariantParam); return v }
+	sort.SliceStable(groups, func(i, j int) bool { return x(groups[i]) < x(groups[j]) })
+	avg := figures.Band{Label: "mean ± 2 SE over seeds"}
+	seedBands := map[int]*figures.Band{}
+	var seeds []int
+	for _, g := range groups {
+		gains := e.gains(g)
+		m, half := mean(gains), 0.0
+		if len(gains) > 1 {
+			half = 2 * sampleStd(gains) / math.Sqrt(float64(len(gains)))
+		}
+		avg.X, avg.Mean = append(avg.X, x(g)), append(avg.Mean, m)
+		avg.Lo, avg.Hi = append(avg.Lo, m-half), append(avg.Hi, m+half)
+		for k, c := range g.cells {
+			b, ok := seedBands[c.Seed]
+			if !ok {
+				b = &figures.Band{Label: fmt.Sprintf("seed %d", c.Seed), Dashed: true}
+				seedBands[c.Seed] = b
+				seeds = append(seeds, c.Seed)
+			}
+			b.X, b.Mean = append(b.X, x(g)), append(b.Mean, gains[k])
+		}
+	}
+	sort.Ints(seeds)
+	pn.Bands = []figures.Band{avg}
+	for _, s := range seeds {
+		pn.Bands = append(pn.Bands, *seedBands[s])
+	}
+	return pn
+}

@@ -1,0 +1,160 @@
+package reproduce
+
+import (
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hetgain/hetgain/learn"
+)
+
+// TestObservability checks the preset: one variant per range of
+// ObservabilityRanges, each Capture with the sensor at that range, under
+// (min, max), 4 seeds of Capture's runs, and no paper gains.
+func TestObservability(t *testing.T) {
+	e := Observability()
+	if err := e.check(); err != nil {
+		t.Fatal(err)
+	}
+	wantLabels := []string{"range-0", "range-0p10", "range-0p20", "range-0p35", "range-0p70"}
+	var labels []string
+	for k, v := range e.Variants {
+		labels = append(labels, v.Label)
+		spec := v.Env
+		spec.U, spec.T = "min", "max"
+		env, err := spec.New(1)
+		if err != nil {
+			t.Fatalf("%s: %v", v.Label, err)
+		}
+		got, err := env.Params().Get("sensor.range")
+		if err != nil || got != ObservabilityRanges[k] {
+			t.Errorf("%s: sensor.range %v (%v), want %v", v.Label, got, err, ObservabilityRanges[k])
+		}
+		if env.ObsDim() != 4+2*2+12 {
+			t.Errorf("%s: ObsDim %d, want 20 (12 rays)", v.Label, env.ObsDim())
+		}
+	}
+	if !reflect.DeepEqual(labels, wantLabels) {
+		t.Errorf("labels %q, want %q", labels, wantLabels)
+	}
+	capture := Capture()
+	if e.Runs() != 5*4 || !reflect.DeepEqual(e.pairs(), [][2]string{{"min", "max"}}) ||
+		e.Iterations != capture.Iterations || !reflect.DeepEqual(e.Team, capture.Team) || e.FinalEvals != capture.FinalEvals {
+		t.Errorf("runs %d, pairs %q, iterations %d, team %+v; want 20 runs of Capture's (min, max)", e.Runs(), e.pairs(), e.Iterations, e.Team)
+	}
+	for _, c := range e.cells("") {
+		if _, ok := Paper(e.paperName(), c.variant, c.u, c.t); ok {
+			t.Errorf("%s: a paper gain, want none (the paper has a figure)", c.name)
+		}
+	}
+	if got, err := Lookup(" Observability "); err != nil || got.Name != "observability" {
+		t.Errorf("Lookup: %q, %v", got.Name, err)
+	}
+}
+
+// observabilityResults returns Observability's results made of
+// one-row logs with the given final gains, gains[variant][seed-1], for
+// the variants given in the order given.
+func observabilityResults(variants []int, gains [][]float64) *Results {
+	e := Observability()
+	var vs []Variant
+	for _, k := range variants {
+		vs = append(vs, e.Variants[k])
+	}
+	e.Variants = vs
+	r := &Results{Experiment: e}
+	for k, v := range vs {
+		for s, g := range gains[k] {
+			row := learn.PairStats{Iteration: 400, Frames: 640000, HetEval: 5 + g, HomEval: 5, EvalGain: g}
+			r.Cells = append(r.Cells, Cell{Variant: v.Label, U: "min", T: "max", Seed: s + 1,
+				Log: []learn.PairStats{row}, Frames: 640000, TaskHet: math.NaN(), TaskHom: math.NaN()})
+		}
+	}
+	return r
+}
+
+// TestVariantGains checks the panel of VariantGains against means and
+// standard errors computed here: x in increasing order whatever the
+// order of the variants, a line per seed, a variant with one seed drawn
+// without a band, and the references at 0 and the threshold.
+func TestVariantGains(t *testing.T) {
+	gains := [][]float64{{0.9, 1.1, 0.7}, {0.2}, {0.5, -0.1, 0.3}}
+	r := observabilityResults([]int{3, 4, 0}, gains) // ranges 0.35, 0.7, 0
+	pn := r.variantGainPanel("min", "max")
+	if len(pn.Bands) != 4 {
+		t.Fatalf("%d bands, want the mean and 3 seeds", len(pn.Bands))
+	}
+	avg := pn.Bands[0]
+	if !reflect.DeepEqual(avg.X, []float64{0, 0.35, 0.7}) {
+		t.Errorf("x %v, want 0, 0.35, 0.7", avg.X)
+	}
+	// Range 0 has gains 0.5, -0.1, 0.3: mean 0.7/3, std 0.3055...
+	m0 := 0.7 / 3
+	sd0 := math.Sqrt((sq(0.5-m0) + sq(-0.1-m0) + sq(0.3-m0)) / 2)
+	wantMean := []float64{m0, 0.9, 0.2}
+	wantHalf := []float64{2 * sd0 / math.Sqrt(3), 2 * 0.2 / math.Sqrt(3), 0}
+	for k := range wantMean {
+		if math.Abs(avg.Mean[k]-wantMean[k]) > 1e-12 || math.Abs(avg.Hi[k]-avg.Mean[k]-wantHalf[k]) > 1e-12 ||
+			math.Abs(avg.Mean[k]-avg.Lo[k]-wantHalf[k]) > 1e-12 {
+			t.Errorf("point %d: %v [%v, %v], want %v ± %v", k, avg.Mean[k], avg.Lo[k], avg.Hi[k], wantMean[k], wantHalf[k])
+		}
+	}
+	seed1 := pn.Bands[1]
+	if seed1.Label != "seed 1" || !reflect.DeepEqual(seed1.X, []float64{0, 0.35, 0.7}) ||
+		!reflect.DeepEqual(seed1.Mean, []float64{0.5, 0.9, 0.2}) || !seed1.Dashed {
+		t.Errorf("seed 1: %+v", seed1)
+	}
+	if seed3 := pn.Bands[3]; seed3.Label != "seed 3" || !reflect.DeepEqual(seed3.X, []float64{0, 0.35}) {
+		t.Errorf("seed 3: %+v, want the two variants it ran", seed3)
+	}
+	if !reflect.DeepEqual(pn.Reference, []float64{0, r.Experiment.positiveThreshold()}) {
+		t.Errorf("references %v", pn.Reference)
+	}
+	if f := r.VariantGains(); f.Err() != nil {
+		t.Error(f.Err())
+	}
+	// A pair without runs is an empty panel, and the figure still draws.
+	empty := &Results{Experiment: Observability()}
+	if pn := empty.variantGainPanel("min", "max"); len(pn.Bands) != 0 || !strings.Contains(pn.Title, "no data") {
+		t.Errorf("no runs: %+v", pn)
+	}
+	if f := empty.VariantGains(); f.Err() != nil {
+		t.Errorf("no runs: %v", f.Err())
+	}
+}
+
+func sq(x float64) float64 { return x * x }
+
+// TestVariantGainsSave checks that Save writes variants.png for an
+// experiment with a VariantParam (and TestSave that it writes none
+// without), and that VariantGains panics without one.
+func TestVariantGainsSave(t *testing.T) {
+	r := observabilityResults([]int{0, 1}, [][]float64{{0.4, 0.6}, {0.1, 0.3}})
+	dir := t.TempDir()
+	paths, err := r.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, VariantGainsPNG)
+	if len(paths) == 0 || paths[len(paths)-1] != want {
+		t.Fatalf("paths %q, want the last %q", paths, want)
+	}
+	f, err := os.Open(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Error(err)
+	}
+	defer func() {
+		if p := recover(); p == nil || !strings.HasPrefix(p.(string), "reproduce: ") {
+			t.Errorf("panic %v, want a reproduce: message", p)
+		}
+	}()
+	(&Results{Experiment: tiny(1)}).VariantGains()
+}
