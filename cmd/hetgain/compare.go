@@ -17,7 +17,7 @@ import (
 var compareCommand = &command{
 	name:     "compare",
 	summary:  "compare the learned gains of two training experiments seed by seed (signed-rank test)",
-	synopsis: "[-cell CELL] [-csv FILE] [-plot FILE] DIR_A DIR_B",
+	synopsis: "[-cell CELL [-cell-b CELL]] [-csv FILE] [-plot FILE] DIR_A DIR_B",
 	about: `
 Compare reads the final learned gains of two training experiments, each a
 directory of train (its gains.csv: TaskGain where train had -task-params,
@@ -32,7 +32,8 @@ alike, of differences ranking as far B's way (or A's).
 Two reproductions are compared on the cells they share; a train
 directory, which holds one cell, against the reproduction's cell named by
 -cell ("2v2 mean-max": the variant, then U-T, as in runs.csv), or its only
-one. A gain of a task evaluation (Tag's capture reward alone) is not
+one. -cell-b names B's cell where it differs from A's, to compare two
+variants of one reproduction (give its directory twice). A gain of a task evaluation (Tag's capture reward alone) is not
 compared with one of the training environment's returns.
 
 Run the two on the same seeds with one change between them (the same seed
@@ -44,6 +45,7 @@ trains nothing and is instant.`,
 	examples: []example{
 		{"hetgain compare -cell '2v2 mean-max' results/tag-large runs/tag-shaping", "did the shaping change the (mean, max) gain? (runs/tag-shaping from train -task-params shaping=0,penalty=0)"},
 		{"hetgain compare -cell '2v2 mean-max' results/tag-large results/tag-large-30m", "4.8M frames against 30M, seed by seed"},
+		{"hetgain compare -cell 'range-0 min-max' -cell-b 'range-0p35 min-max' results/observability results/observability", "did seeing the other agent change the gain?"},
 	},
 	setup: setupCompare,
 }
@@ -54,6 +56,7 @@ func init() {
 
 func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	cell := fs.String("cell", "", "compare only this cell (`CELL`, as \"2v2 mean-max\"; a train directory's one cell stands for any)")
+	cellB := fs.String("cell-b", "", "B's cell (`CELL`), if not -cell's: two variants of one reproduction, its directory given twice")
 	csvPath := fs.String("csv", "", "write the paired gains to `FILE` as CSV, full precision")
 	plotPath := fs.String("plot", "", "draw the paired gains, each seed a line from A to B, to `FILE` (.png, .svg or .pdf)")
 	return func(a *app, fs *flag.FlagSet) error {
@@ -63,6 +66,9 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkPlotFlag(*plotPath); err != nil {
 			return err
 		}
+		if *cellB != "" && *cell == "" {
+			return usagef("-cell-b %q needs -cell: it names B's cell where it differs from A's", *cellB)
+		}
 		var cells [2][]reproduce.SeedGains
 		for k, dir := range fs.Args() {
 			g, err := readSeedGains(dir)
@@ -71,7 +77,7 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 			cells[k] = g
 		}
-		pairs, err := matchCells(cells, *cell)
+		pairs, err := matchCells(cells, *cell, *cellB)
 		if err != nil {
 			return err
 		}
@@ -86,7 +92,11 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 		}
 		if *plotPath != "" {
-			if err := savePairedGains(*plotPath, "Final gains, seed by seed", fs.Args(), paired); err != nil {
+			sides := fs.Args()
+			if *cellB != "" && filepath.Clean(sides[0]) == filepath.Clean(sides[1]) {
+				sides = []string{*cell, *cellB} // one reproduction: its two cells name the sides
+			}
+			if err := savePairedGains(*plotPath, "Final gains, seed by seed", sides, paired); err != nil {
 				return err
 			}
 		}
@@ -113,17 +123,21 @@ func readSeedGains(dir string) ([]reproduce.SeedGains, error) {
 }
 
 // matchCells pairs the cells of A and B to compare: the cell named by
-// cell in each (a train directory's one cell for any name), or without a
-// name, the only cell of each, else the cells of the same name.
-func matchCells(cells [2][]reproduce.SeedGains, cell string) ([][2]reproduce.SeedGains, error) {
+// cell in A and by cellB in B (by cell if cellB is empty; a train
+// directory's one cell for any name), or without a name, the only cell of
+// each, else the cells of the same name.
+func matchCells(cells [2][]reproduce.SeedGains, cell, cellB string) ([][2]reproduce.SeedGains, error) {
+	if cellB == "" {
+		cellB = cell
+	}
 	var pairs [][2]reproduce.SeedGains
 	switch {
 	case cell != "":
 		var pick [2]reproduce.SeedGains
-		for k := range cells {
-			g, ok := reproduce.SelectCell(cells[k], cell)
+		for k, name := range []string{cell, cellB} {
+			g, ok := reproduce.SelectCell(cells[k], name)
 			if !ok {
-				return nil, usagef("%c has no cell %q (it has %s)", 'A'+k, cell, cellNames(cells[k]))
+				return nil, usagef("%c has no cell %q (it has %s)", 'A'+k, name, cellNames(cells[k]))
 			}
 			pick[k] = g
 		}
@@ -213,10 +227,10 @@ func checkPlotFlag(path string) error {
 }
 
 // savePairedGains draws pairs of cells seed by seed to path
-// (reproduce.PairedGainsFigure), naming the two directories dirs as
-// sideNames does.
-func savePairedGains(path, title string, dirs []string, pairs []reproduce.PairedGains) error {
-	nameA, nameB := sideNames(dirs[0], dirs[1])
+// (reproduce.PairedGainsFigure), naming the two sides, directories or
+// cells, as sideNames does.
+func savePairedGains(path, title string, sides []string, pairs []reproduce.PairedGains) error {
+	nameA, nameB := sideNames(sides[0], sides[1])
 	if err := reproduce.PairedGainsFigure(title, nameA, nameB, pairs).Save(path); err != nil {
 		return fmt.Errorf("-plot %s: %v", path, err)
 	}

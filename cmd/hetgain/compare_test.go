@@ -128,6 +128,41 @@ func TestCompareTrain(t *testing.T) {
 	}
 }
 
+// TestCompareCellB compares two cells of one stored reproduction
+// (Multi-goal-capture's (min, max) and (mean, max)) with -cell-b: the
+// rows against runs.csv, and the figure.
+func TestCompareCellB(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "reproductions", "capture")
+	plotPath := filepath.Join(t.TempDir(), "cells.png")
+	code, out, errOut := runArgs("compare", "-cell", "capture min-max", "-cell-b", "capture mean-max", "-plot", plotPath, dir, dir)
+	if code != exitOK || !strings.Contains(out, "capture min-max against capture mean-max: 3 seeds in both\n") {
+		t.Fatalf("exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+	gainA := readGainColumn(t, filepath.Join(dir, "runs.csv"), "capture min-max", "Gain")
+	gainB := readGainColumn(t, filepath.Join(dir, "runs.csv"), "capture mean-max", "Gain")
+	for k := 1; k <= 3; k++ {
+		if w := fmt.Sprintf("   %6d %12.4g %12.4g %12.4g\n", k, gainA[k], gainB[k], gainB[k]-gainA[k]); !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if data, err := os.ReadFile(plotPath); err != nil {
+		t.Error(err)
+	} else if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+		t.Errorf("-plot: %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "-cell-b", "capture mean-max", dir, dir}, `-cell-b "capture mean-max" needs -cell`},
+		{[]string{"compare", "-cell", "capture min-max", "-cell-b", "capture max-min-max", dir, dir}, `B has no cell "capture max-min-max"`},
+	} {
+		if code, _, errOut := runArgs(c.args...); code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error with %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
 // TestCompareUsage checks the bad command lines: the number of
 // directories, a directory without a table, a cell that is not there, and
 // a task evaluation's gain against a training evaluation's.

@@ -82,7 +82,9 @@ precision), DIR/runs.csv (one row per run: its seed, final gain and
 returns), DIR/curves-<variant>.png (ΔR against frames, one panel per
 (U, T)), DIR/gains-<variant>.png (the final gains with error bars beside
 the paper's and the closed form), DIR/diversity-<variant>.png (each
-team's diversity against frames, if the runs logged it), and prints a
+team's diversity against frames, if the runs logged it),
+DIR/variants.png (observability: the final gains against the sensor
+range, the mean ± 2 standard errors and each seed), and prints a
 summary with the frames used beside the paper's budget (the default
 settings train on a CPU and use far fewer frames than the paper) and the
 gains seed by seed.
