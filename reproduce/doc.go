@@ -36,7 +36,11 @@
 // settings that train on a CPU in minutes to hours; the paper used far
 // more frames (Experiment.PaperBudget), so gains that take long to emerge
 // may not have emerged yet. TagLarge30M trains one cell at the paper's
-// budget, about 2 hours a seed; Experiment.FirstSeed splits such an
+// budget, about 2 hours a seed. Observability is the paper's
+// observability-heterogeneity trade-off: Capture's (min, max) with a
+// range sensor that sees the other agents, one variant per sensor range;
+// its Experiment.VariantParam makes Results.VariantGains draw the final
+// gains against the range. Experiment.FirstSeed splits an
 // experiment's seeds over sessions or machines. While some of a cell's
 // seeds are still to run, BestLowerBound says the most its mean minus two
 // standard errors can reach whatever they give, and so whether they can
