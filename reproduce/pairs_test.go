@@ -173,11 +173,18 @@ func TestRunWithoutCheckpoints(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run over runs without checkpoints: %v", err)
 	}
-	// The runs read back are reported first, before any training, so
-	// that the time left counts only the runs to train.
-	for k, p := range progress[:len(first.Cells)] {
-		if p.Done != k+1 || p.FPS != 0 || !strings.HasSuffix(p.Cell, "seed1") {
-			t.Errorf("progress %d: %+v, want seed 1 read back", k, p)
+	// The runs on disk are reported first, before any training, so that
+	// the time left counts only the runs to train: what is there
+	// (OnDisk), then each read back.
+	n := len(first.Cells)
+	for k, p := range progress[:2*n] {
+		onDisk := k < n
+		done := n
+		if !onDisk {
+			done = k - n + 1
+		}
+		if p.OnDisk != onDisk || p.Done != done || p.FPS != 0 || !strings.HasSuffix(p.Cell, "seed1") {
+			t.Errorf("progress %d: %+v, want seed 1 on disk (OnDisk %v, Done %d)", k, p, onDisk, done)
 		}
 	}
 	if tableCSV(t, res) != tableCSV(t, full) {

@@ -125,9 +125,9 @@ func TestRunStopResume(t *testing.T) {
 		t.Errorf("Load of the stopped run: %v, %d cells", err, len(loaded.Cells))
 	}
 
-	// Resume: which cells train, and from which iteration. The stopped
-	// cell is first reported with the 2 iterations on disk, before any
-	// cell trains.
+	// Resume: which cells train, and from which iteration. Before any
+	// cell trains, the cells on disk are reported: the 3 finished ones,
+	// then the stopped one with its 2 iterations, each with Done 3.
 	first, firstTrained := map[string]int{}, map[string]int{}
 	reports = nil
 	res, err = Run(e, Options{Dir: dir, Progress: func(p Progress) {
@@ -145,8 +145,19 @@ func TestRunStopResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := reports[0]; p.Cell != cells[3].name || p.Done != 0 || p.Iteration != 2 || p.Iterations != 4 || p.FPS != 0 || !math.IsNaN(p.EvalGain) {
-		t.Errorf("first report of the resumed run %+v, want the stopped cell's 2 iterations on disk", p)
+	for k, p := range reports[:4] {
+		want := 4
+		if k == 3 {
+			want = 2
+		}
+		if p.Cell != cells[k].name || p.Done != 3 || p.Iteration != want || p.Iterations != 4 || p.FPS != 0 || !math.IsNaN(p.EvalGain) || !p.OnDisk {
+			t.Errorf("report %d of the resumed run %+v, want cell %s's %d iterations on disk, 3 cells done", k, p, cells[k].name, want)
+		}
+	}
+	for _, p := range reports[4:] {
+		if p.OnDisk {
+			t.Errorf("report %+v after the reports of what is on disk is marked OnDisk", p)
+		}
 	}
 	for k, c := range cells {
 		want, wantTrained := 1, 1

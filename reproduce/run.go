@@ -25,11 +25,12 @@ type Options struct {
 	// two goroutines at once); when it returns true the running cells
 	// checkpoint and stop, and no other cell starts.
 	Stop func() bool
-	// Progress, if not nil, is called first once for each unfinished
-	// cell with iterations kept on disk by an earlier Run (FPS 0, Done 0,
-	// Iteration the rows of its log), then after every training iteration
-	// of a cell and once when a cell is finished (never by two goroutines
-	// at once).
+	// Progress, if not nil, is called first once for each cell with
+	// iterations kept on disk by an earlier Run, finished or not (OnDisk,
+	// FPS 0, EvalGain NaN, Done the number of cells finished on disk,
+	// Iteration the rows of its log up to the cell's iterations), then after every
+	// training iteration of a cell and once when a cell is finished,
+	// also one read back (never by two goroutines at once).
 	Progress func(Progress)
 }
 
@@ -43,6 +44,10 @@ type Progress struct {
 	// Iteration is the cell's training iteration just done, of
 	// Iterations.
 	Iteration, Iterations int
+	// OnDisk marks the reports Run makes before training: Iteration is
+	// then what an earlier Run kept of the cell, not an iteration just
+	// trained.
+	OnDisk bool
 	// FPS is the cell's frames of both teams per second over its last
 	// iteration, 0 for a cell found finished; EvalGain the gain of that
 	// iteration's evaluation (NaN without one), or the final one when
@@ -160,10 +165,18 @@ func Run(e Experiment, opt Options) (*Results, error) {
 		return kept[i] >= cells[i].spec.Iterations
 	})}
 	if opt.Progress != nil {
+		// Before anything trains, what is on disk: every cell that has
+		// iterations there, with the count of those finished.
+		onDisk := 0
 		for i, c := range cells {
-			if kept[i] > 0 && kept[i] < c.spec.Iterations {
-				opt.Progress(Progress{Cell: c.name, Total: len(cells), Iteration: kept[i],
-					Iterations: c.spec.Iterations, EvalGain: math.NaN()})
+			if kept[i] >= c.spec.Iterations {
+				onDisk++
+			}
+		}
+		for i, c := range cells {
+			if kept[i] > 0 {
+				opt.Progress(Progress{Cell: c.name, Done: onDisk, Total: len(cells), Iteration: min(kept[i], c.spec.Iterations),
+					Iterations: c.spec.Iterations, OnDisk: true, EvalGain: math.NaN()})
 			}
 		}
 	}

@@ -334,6 +334,10 @@ func trainExperiment(j *reproduceJob, e reproduce.Experiment, dir string) (*repr
 	tables := &tablesSoFar{w: j.stderr, command: "reproduce", save: func() error { return saveTablesSoFar(e, dir) }}
 	opt := reproduce.Options{Dir: dir, Jobs: j.jobs, Stop: func() bool { return j.ctx.Err() != nil }}
 	opt.Progress = func(p reproduce.Progress) {
+		if p.OnDisk { // iterations an earlier process kept: done, not in the time left
+			rp.readBack(p.Cell, p.Iteration)
+			return
+		}
 		tables.report(p.Done, p.Iteration, p.Iterations, p.FPS)
 		if !j.quiet {
 			rp.update(p.Cell, p.Done, p.Iteration, p.Iterations, p.FPS, p.EvalGain)

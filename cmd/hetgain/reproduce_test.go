@@ -217,6 +217,11 @@ func TestReproduceExtendProgress(t *testing.T) {
 	if !strings.Contains(first, "51.0% of 96 iterations") {
 		t.Errorf("first report of a trained iteration %q: want 51.0%% of 96 iterations; stderr:\n%s", first, errb.String())
 	}
+	// What the first process kept is counted, not printed: the first
+	// line is that report.
+	if line, _, _ := strings.Cut(errb.String(), "\n"); line != first {
+		t.Errorf("first line %q, want the first trained iteration's %q", line, first)
+	}
 }
 
 // checkPartialTable checks what an interrupted reproduction left in dir
