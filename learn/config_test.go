@@ -187,6 +187,8 @@ func TestEnvSpec(t *testing.T) {
 		{EnvSpec{Name: "matrix", U: "", T: "max"}, "outer"},
 		{EnvSpec{Name: "matrix", Agents: -1, U: "min", T: "max"}, "agents"},
 		{EnvSpec{Name: "capture", Tasks: -2, U: "min", T: "max"}, "tasks"},
+		{EnvSpec{Name: "tag", U: "min", T: "max", Sensor: true}, `Sensor for "tag": only capture has a range sensor`},
+		{EnvSpec{Name: "matrix", U: "min", T: "max", Sensor: true}, "only capture"},
 	} {
 		_, err := c.spec.New(2)
 		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), c.says) {

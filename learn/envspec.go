@@ -24,7 +24,8 @@ type EnvSpec struct {
 	// EpisodeLength overrides the episode length of Capture and Tag (zero
 	// keeps the environment's default of 100).
 	EpisodeLength int
-	// Sensor adds Capture's range sensor.
+	// Sensor adds Capture's range sensor (New refuses it for any other
+	// environment).
 	Sensor bool
 	// Params are environment parameters set in every environment of the
 	// run when it is built (New), before training: Tag's "shaping" or
@@ -101,6 +102,9 @@ func (s EnvSpec) New(batch int) (simulate.Env, error) {
 	s = s.withDefaults()
 	if s.Agents < 1 || s.Tasks < 1 {
 		return nil, fmt.Errorf("learn: %d agents and %d tasks, want at least 1 each: %w", s.Agents, s.Tasks, ErrConfig)
+	}
+	if s.Sensor && s.Name != "capture" {
+		return nil, fmt.Errorf("learn: Sensor for %q: only capture has a range sensor: %w", s.Name, ErrConfig)
 	}
 	r, err := s.Reward()
 	if err != nil {
