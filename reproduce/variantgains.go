@@ -27,6 +27,11 @@ func (r *Results) VariantGains() *figures.Figure {
 		panels = append(panels, r.variantGainPanel(pair[0], pair[1]))
 	}
 	title := fmt.Sprintf("%s: final ΔR against %s, %s", e.Name, e.VariantParam, e.seedNames())
+	if len(panels) == 1 { // one large panel rather than a third of a row
+		f := figures.BandPanels(title, e.VariantParam, "ΔR", 1, true, panels...)
+		f.Width, f.Height = 2*f.Width, 1.6*f.Height
+		return f
+	}
 	return figures.BandPanels(title, e.VariantParam, "ΔR", len(e.Ops), true, panels...)
 }
 
