@@ -423,7 +423,7 @@ type HetGPSOptions struct {
 	Stop func() bool
 	// Progress, if not nil, is called first once for each unfinished run
 	// with iterations kept on disk by an earlier run of the experiment
-	// (FPS 0, Done 0, Iteration the rows of its log, Theta its last θ,
+	// (FPS 0, Done the runs finished there, Iteration the rows of its log, Theta its last θ,
 	// Gain NaN), then after every iteration of a run and when a run is
 	// finished (never by two goroutines at once).
 	Progress func(HetGPSProgress)
@@ -526,9 +526,15 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 		return len(kept[i]) >= cells[i].spec.Run.Iterations
 	})}
 	if opt.Progress != nil {
+		onDisk := 0 // runs finished there
+		for i, c := range cells {
+			if len(kept[i]) >= c.spec.Run.Iterations {
+				onDisk++
+			}
+		}
 		for i, c := range cells {
 			if n := len(kept[i]); n > 0 && n < c.spec.Run.Iterations {
-				opt.Progress(HetGPSProgress{Run: c.name, Total: len(cells), Iteration: n, Iterations: c.spec.Run.Iterations,
+				opt.Progress(HetGPSProgress{Run: c.name, Done: onDisk, Total: len(cells), Iteration: n, Iterations: c.spec.Run.Iterations,
 					Names: c.spec.Names(), Theta: kept[i][n-1].Theta, Gain: math.NaN()})
 			}
 		}

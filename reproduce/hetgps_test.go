@@ -117,8 +117,9 @@ func TestHetGPSRunResumeLoad(t *testing.T) {
 		t.Fatalf("%d runs, want 4", len(full.Runs))
 	}
 	dir := t.TempDir()
-	n := 0
-	part, err := RunHetGPSExperiment(e, HetGPSOptions{Dir: dir, Stop: func() bool { n++; return n > 15 }})
+	stop := false // in the second run's third iteration
+	part, err := RunHetGPSExperiment(e, HetGPSOptions{Dir: dir, Stop: func() bool { return stop },
+		Progress: func(p HetGPSProgress) { stop = stop || p.Done == 1 && p.Iteration == 3 }})
 	if !errors.Is(err, learn.ErrStopped) || len(part.Runs) >= 4 {
 		t.Fatalf("stopped: %v with %d runs", err, len(part.Runs))
 	}
@@ -129,6 +130,16 @@ func TestHetGPSRunResumeLoad(t *testing.T) {
 	}
 	if last := progress[len(progress)-1]; last.Done != 4 || last.Total != 4 || len(last.Theta) != 2 {
 		t.Errorf("last progress %+v", last)
+	}
+	// A run stopped halfway is first reported with its iterations on
+	// disk, the runs finished there counted.
+	for _, p := range progress {
+		if p.FPS == 0 && p.Iteration < p.Iterations && p.Done != len(part.Runs) {
+			t.Errorf("progress %+v of a stopped run's iterations on disk: want %d runs done", p, len(part.Runs))
+		}
+	}
+	if p := progress[0]; p.Iteration != 3 || p.Done != 1 {
+		t.Errorf("first progress %+v, want the stopped run's 3 iterations, 1 run done", p)
 	}
 	loaded, err := LoadHetGPS(e, dir)
 	if err != nil {
