@@ -921,6 +921,7 @@ func TestStoredReproductions(t *testing.T) {
 	storedTable(t, Tag(), 27)
 	storedTable(t, tagLargeStored(), tagLargeStoredRuns)
 	storedTable(t, TagLarge30M(), tagLarge30MStoredRuns)
+	storedObservability(t)
 
 	// The criterion for softmax from 0: τ_T rises and τ_U falls,
 	// into the region of a gain, and the gain rises, in every seed.
@@ -933,6 +934,52 @@ func TestStoredReproductions(t *testing.T) {
 	storedHetGPS(t, "adverse", 6)
 	storedHetGPS(t, "descent", 6)
 	storedPowerSumClampTest(t)
+}
+
+// storedObservability checks the stored observability reproduction: its
+// tables are its logs', its inspect.csv has both teams of every run at
+// its last iteration, and the reading fixed before the runs
+// (REPRODUCTIONS.md) gives what that file says: paired by seed, the gain
+// at range 0.35 less that at range 0 has a mean + 2 SE above 0, so the
+// paper's fall of the gain with the range is not reproduced.
+func storedObservability(t *testing.T) {
+	e := Observability()
+	storedTable(t, e, 20)
+	dir := filepath.Join("..", "testdata", "reproductions", e.Name)
+	at0, err := ReadCell(dir, "range-0 min-max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at35, err := ReadCell(dir, "range-0p35 min-max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := PairSeedGains(at0, at35)
+	sum := p.Summary()
+	if len(p.Seeds) != 4 || !(sum.Mean+2*sum.SE > 0) {
+		t.Errorf("observability: %d seeds, range 0.35 − range 0 %.4g ± %.4g; REPRODUCTIONS.md says 4 seeds, mean + 2 SE > 0",
+			len(p.Seeds), sum.Mean, sum.SE)
+	}
+	f, err := os.Open(filepath.Join(dir, "inspect.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	df := dataframe.ReadCSV(f)
+	want := map[string]bool{}
+	for _, c := range e.cells("") {
+		want[c.name+" heterogeneous"], want[c.name+" homogeneous"] = true, true
+	}
+	for i := 0; i < df.Nrow(); i++ {
+		key := df.Col("run").Elem(i).String() + " " + df.Col("team").Elem(i).String()
+		if it, _ := df.Col("iteration").Elem(i).Int(); !want[key] || it != 400 {
+			t.Errorf("inspect.csv row %d: %s at iteration %d, not a run's last", i, key, it)
+		}
+		delete(want, key)
+	}
+	if len(want) > 0 {
+		t.Errorf("inspect.csv lacks %d teams", len(want))
+	}
 }
 
 // storedPowerSumClampTest checks the stored fresh test of the reference's
