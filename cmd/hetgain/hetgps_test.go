@@ -236,6 +236,31 @@ func TestHetGPSEnvParams(t *testing.T) {
 	}
 }
 
+// TestHetGPSSensorRange searches Multi-goal-capture's sensor range
+// (-sensor -params sensor.range): θ starts at the default range and moves,
+// the summary expects only that the gain rises (the theory's τ_T and τ_U
+// are not searched) and gives no verdict.
+func TestHetGPSSensorRange(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains Capture")
+	}
+	dir := filepath.Join(t.TempDir(), "sensor")
+	code, out, errOut := runArgs("hetgps", "-env", "capture", "-sensor", "-params", "sensor.range", "-U", "min", "-T", "max",
+		"-iterations", "3", "-seeds", "1", "-envs", "2", "-frames-per-iter", "200", "-hidden", "8", "-grad-episodes", "2",
+		"-eval-episodes", "2", "-episode-length", "10", "-quiet", "-dir", dir)
+	if code != exitOK || !strings.Contains(out, "expected: the gain rises.") ||
+		!strings.Contains(out, "U=min T=max sensor, 3 iterations") || !strings.Contains(out, "no verdict") {
+		t.Fatalf("exit %d, stderr %q, output\n%s", code, errOut, out)
+	}
+	log, names, err := learn.ReadHetGPSLog(filepath.Join(dir, "capture", "seed1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log) != 3 || len(names) != 1 || names[0] != "sensor.range" || log[0].Theta[0] == 0.35 || log[2].Theta[0] == log[0].Theta[0] {
+		t.Errorf("sensor.range over the search: %v, %v, %v; want it to move from 0.35", log[0].Theta, log[1].Theta, log[2].Theta)
+	}
+}
+
 // TestHetGPSCommandInterruptResume stops a run as Ctrl-C would, after
 // some iterations, and resumes it with the same command: the logs are
 // those of an uninterrupted run.
