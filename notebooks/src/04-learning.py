@@ -17,13 +17,15 @@ Sections:
 4. Multi-goal-capture, the paper's positive cells reproduced at 2% of its frames;
 5. 2v2 Tag at a small budget, where learning stops on a plateau;
 6. 2v2 Tag with large batches, scored on the capture reward alone as the paper's gains are;
-7. the cell of 6 that differs from the paper, $\mathrm{mean} \circ \max$, at the paper's 30M frames per run.
+7. the cell of 6 that differs from the paper, $\mathrm{mean} \circ \max$, at the paper's 30M frames per run;
+8. the paper's observability trade-off: Multi-goal-capture's $\min \circ \max$ when the agents can sense each other.
 """),
 ("code", r"""
 import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 
 	"../aggregators"
 	"../figures"
@@ -319,6 +321,68 @@ reproduce.PairedGainsFigure("(mean, max) in Tag, seed by seed", "4.8M frames", "
 """),
 ("markdown", r"""
 `GainA` is at 4.8M frames, `GainB` at 30M; in the picture (`reproduce.PairedGainsFigure`, which `hetgain compare -plot` draws too) each seed is a line from the one to the other. Three of the five stored seeds gained and two lost, by at most 4: nothing says the frames moved the gain either way.
+"""),
+("markdown", r"""
+## 8 · Observability: can identical agents that see each other split?
+
+A homogeneous team shares one policy, but its agents can still behave differently if they observe different things (*behavioural typing*). The paper's appendix on the observability–heterogeneity trade-off gives Multi-goal-capture's agents a range sensor that sees the other agents and reports that under $\min \circ \max$ the gain **falls** as the sensing range grows from 0 to 0.35: identical agents that sense each other can split between the goals. `hetgain reproduce observability` (`reproduce.Observability`) trains section 4's $\min \circ \max$ runs with the sensor (12 rays; `hetgain train -env capture -sensor -env-params sensor.range=R` for one range) at ranges 0, 0.1, 0.2, 0.35 and 0.7, 4 seeds each, 640,000 frames per team. At range 0 every reading is 0: the control. The variants differ in one environment parameter (`Experiment.VariantParam`), so `Results.VariantGains` draws the final gains against it:
+"""),
+("code", r"""
+obs, err := reproduce.Load(reproduce.Observability(), "../testdata/reproductions/observability")
+if err != nil {
+	panic(err)
+}
+show(obs.Table().Select([]string{"Variant", "Seeds", "Gain", "GainStd", "HetEval", "HomEval", "Positive"}))
+"""),
+("code", r"""
+obs.VariantGains()
+"""),
+("markdown", r"""
+The reading was fixed before the runs with a range above 0 had finished: pair the seeds, $d$ = gain at range 0.35 − gain at range 0, and call the paper's fall reproduced if the mean of $d$ plus two standard errors is below 0. `PairSeedGains` pairs two cells of one reproduction as well as of two:
+"""),
+("code", r"""
+blind, err := reproduce.ReadCell("../testdata/reproductions/observability", "range-0 min-max")
+if err != nil {
+	panic(err)
+}
+sighted, err := reproduce.ReadCell("../testdata/reproductions/observability", "range-0p35 min-max")
+if err != nil {
+	panic(err)
+}
+seeing := reproduce.PairSeedGains(blind, sighted)
+sum := seeing.Summary()
+show(reproduce.PairedGainsTable([]reproduce.PairedGains{seeing}).Select([]string{"Seed", "GainA", "GainB", "Difference"}))
+_, _ = fmt.Printf("d = range 0.35 − range 0: mean %.3f ± %.3f (SE), mean + 2 SE %.3f; one-sided signed-rank p (lower at 0.35) %.3g\n",
+	sum.Mean, sum.SE, sum.Mean+2*sum.SE, seeing.Test.Less)
+"""),
+("markdown", r"""
+Not reproduced: the gain is, if anything, higher at 0.35 than without sight (3 of 4 seeds), and at 0.7 it is unchanged. Why shows in what the final policies do. `hetgain inspect -csv` (kept as `inspect.csv`) gives, for each team, the share of steps in which both goals are covered (each has an agent putting more than half its effort on it):
+"""),
+("code", r"""
+inspectFile, err := os.Open("../testdata/reproductions/observability/inspect.csv")
+if err != nil {
+	panic(err)
+}
+profiles := dataframe.ReadCSV(inspectFile)
+inspectFile.Close()
+bothCovered := map[string]map[string][]float64{}
+for i := 0; i < profiles.Nrow(); i++ {
+	run, team := profiles.Col("run").Elem(i).String(), profiles.Col("team").Elem(i).String()
+	variant := run[:strings.Index(run, "/")]
+	if bothCovered[variant] == nil {
+		bothCovered[variant] = map[string][]float64{}
+	}
+	bothCovered[variant][team] = append(bothCovered[variant][team], profiles.Col("covered_2").Elem(i).Float())
+}
+for _, v := range reproduce.Observability().Variants {
+	hetShares, homShares := bothCovered[v.Label]["heterogeneous"], bothCovered[v.Label]["homogeneous"]
+	het, _ := meanStd(hetShares)
+	hom, _ := meanStd(homShares)
+	_, _ = fmt.Printf("%-11s both goals covered: heterogeneous %.0f%%, homogeneous %.0f%%\n", v.Label, 100*het, 100*hom)
+}
+"""),
+("markdown", r"""
+The heterogeneous team covers both goals in about 87% of the steps at every range; the homogeneous team in 37 to 48%, no more with the sensor than at range 0, where it can split only by the agents' own positions. The sensor pays only once a shared policy learns "if the other agent is near, take the other goal", and in 640,000 frames per team (2.1% of the paper's 30M) it did not. REPRODUCTIONS.md (section "Observability") has the numbers and a follow-up at four times the frames.
 """),
 ]
 
