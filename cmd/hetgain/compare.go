@@ -33,8 +33,9 @@ Two reproductions are compared on the cells they share; a train
 directory, which holds one cell, against the reproduction's cell named by
 -cell ("2v2 mean-max": the variant, then U-T, as in runs.csv), or its only
 one. -cell-b names B's cell where it differs from A's, to compare two
-variants of one reproduction (give its directory twice). A gain of a task evaluation (Tag's capture reward alone) is not
-compared with one of the training environment's returns.
+variants of one reproduction (give its directory twice). A gain of a
+task evaluation (Tag's capture reward alone) is not compared with one of
+the training environment's returns.
 
 Run the two on the same seeds with one change between them (the same seed
 gives both the same initial networks and episodes), and decide before
