@@ -382,7 +382,7 @@ for _, v := range reproduce.Observability().Variants {
 }
 """),
 ("markdown", r"""
-The heterogeneous team covers both goals in about 87% of the steps at every range; the homogeneous team in 37 to 48%, no more with the sensor than at range 0, where it can split only by the agents' own positions. The sensor pays only once a shared policy learns "if the other agent is near, take the other goal", and in 640,000 frames per team (2.1% of the paper's 30M) it did not. REPRODUCTIONS.md (section "Observability") has the numbers and a follow-up at four times the frames.
+The heterogeneous team covers both goals in about 87% of the steps at every range; the homogeneous team in 37 to 48%, no more with the sensor than at range 0, where it can split only by the agents' own positions. The sensor pays only once a shared policy learns "if the other agent is near, take the other goal", and in 640,000 frames per team (2.1% of the paper's 30M) it did not. REPRODUCTIONS.md (section "Observability") has the numbers and a probe at three times the frames (1.92M per team), where the homogeneous team still did not use the sensor and the gain still did not fall.
 """),
 ]
 
