@@ -723,6 +723,39 @@ func (e Experiment) WithPairs(list string) (Experiment, error) {
 	return e, nil
 }
 
+// WithVariants returns e restricted to the variants of a comma-separated
+// list of labels ("range-0,range-0p35"), in e's order; an empty list
+// gives all of them. It returns an error wrapping learn.ErrConfig naming
+// a label e has no variant of, or one given twice.
+func (e Experiment) WithVariants(list string) (Experiment, error) {
+	if strings.TrimSpace(list) == "" {
+		return e, nil
+	}
+	var labels []string
+	for _, v := range e.Variants {
+		labels = append(labels, v.Label)
+	}
+	keep := map[string]bool{}
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if !contains(labels, s) {
+			return e, fmt.Errorf("reproduce: experiment %s has no variant %q (it has %s): %w", e.Name, s, strings.Join(labels, ", "), learn.ErrConfig)
+		}
+		if keep[s] {
+			return e, fmt.Errorf("reproduce: variant %q given twice: %w", s, learn.ErrConfig)
+		}
+		keep[s] = true
+	}
+	var kept []Variant
+	for _, v := range e.Variants {
+		if keep[v.Label] {
+			kept = append(kept, v)
+		}
+	}
+	e.Variants = kept
+	return e, nil
+}
+
 // splitPair splits "U-T" into two operators of ops.
 func splitPair(s string, ops []string) ([2]string, bool) {
 	for _, u := range ops {

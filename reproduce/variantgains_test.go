@@ -1,6 +1,7 @@
 package reproduce
 
 import (
+	"errors"
 	"image/png"
 	"math"
 	"os"
@@ -157,4 +158,26 @@ func TestVariantGainsSave(t *testing.T) {
 		}
 	}()
 	(&Results{Experiment: tiny(1)}).VariantGains()
+}
+
+// TestWithVariants checks the restriction to some variants: in the
+// experiment's order whatever the list's, all for an empty list, and
+// errors naming an unknown label or one given twice.
+func TestWithVariants(t *testing.T) {
+	e := Observability()
+	got, err := e.WithVariants(" range-0p35,range-0")
+	if err != nil || len(got.Variants) != 2 || got.Variants[0].Label != "range-0" || got.Variants[1].Label != "range-0p35" {
+		t.Errorf("WithVariants: %v, %+v", err, got.Variants)
+	}
+	if got.Runs() != 8 || len(e.Variants) != 5 {
+		t.Errorf("%d runs (want 8); the original has %d variants (want 5)", got.Runs(), len(e.Variants))
+	}
+	if all, err := e.WithVariants(""); err != nil || len(all.Variants) != 5 {
+		t.Errorf("empty list: %v, %d variants", err, len(all.Variants))
+	}
+	for list, says := range map[string]string{"range-1": `no variant "range-1" (it has range-0, range-0p10`, "range-0,range-0": "given twice"} {
+		if _, err := e.WithVariants(list); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), says) {
+			t.Errorf("WithVariants(%q): %v, want ErrConfig saying %q", list, err, says)
+		}
+	}
 }

@@ -101,7 +101,9 @@ retrained, and interrupted ones continue from their checkpoints with the
 same numbers as an uninterrupted reproduction. -seeds and -iterations
 larger than before add seeds and extend the runs. -pairs U-T,... trains
 and tabulates only those (U, T) pairs, e.g. -seeds 9 -pairs min-max adds
-six seeds to one cell. -first-seed S leaves seeds 1 to S-1 out (neither
+six seeds to one cell; -variants LABEL,... those variants, e.g.
+observability -variants range-0,range-0p35 -iterations 1200 extends two
+ranges' runs. -first-seed S leaves seeds 1 to S-1 out (neither
 trained nor tabulated), to split a cell's seeds over machines or
 sessions: seed k has the same numbers whatever -first-seed is, and
 -table on a directory holding them all tabulates them together. -table
@@ -153,6 +155,7 @@ type reproduceJob struct {
 	firstSeed  int    // -first-seed, 0 if not given
 	iterations int    // 0 if -iterations was not given
 	pairs      string // -pairs, "" for all
+	variants   string // -variants, "" for all
 	tableOnly  bool   // -table: tabulate the finished runs, train nothing
 	settings   string // hetgps: the settings to run, "" for all
 	quiet      bool
@@ -165,6 +168,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	firstSeed := fs.Int("first-seed", 0, "train and tabulate only seeds `S` to -seeds of each cell (0: from 1)")
 	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's; at most 1000000)")
 	pairs := fs.String("pairs", "", "only these (U, T) pairs, `U-T,...` (default all)")
+	variants := fs.String("variants", "", "only these variants, `LABEL,...` as range-0,range-0p35 (default all)")
 	tableOnly := fs.Bool("table", false, "write the table and figures of the runs finished in DIR, without training")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	settings := fs.String("setting", "", "hetgps only: run only the settings with these `LABELS`, as matrix2,capture (default all)")
@@ -192,7 +196,11 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *settings != "" && r.name != "hetgps" {
 			return usagef("-setting %s: only reproduce hetgps has settings; %s runs them all", *settings, r.name)
 		}
-		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, firstSeed: *firstSeed, iterations: *iterations, pairs: *pairs, tableOnly: *tableOnly, quiet: *quiet})
+		if *variants != "" && r.name == "hetgps" {
+			return usagef("-variants %s: reproduce hetgps has settings, not variants: use -setting", *variants)
+		}
+		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, firstSeed: *firstSeed, iterations: *iterations,
+			pairs: *pairs, variants: *variants, tableOnly: *tableOnly, quiet: *quiet})
 	}
 }
 
@@ -221,6 +229,9 @@ func runExperiment(j *reproduceJob) error {
 		if e, err = e.WithPairs(j.pairs); err != nil {
 			return usagef("-pairs: %s", strings.TrimPrefix(err.Error(), "reproduce: "))
 		}
+	}
+	if e, err = e.WithVariants(j.variants); err != nil {
+		return usagef("-variants: %s", strings.TrimPrefix(err.Error(), "reproduce: "))
 	}
 	dir := j.dir
 	if dir == "" {

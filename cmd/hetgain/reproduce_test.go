@@ -271,6 +271,34 @@ func checkPartialTable(t *testing.T, dir, stderr string) {
 	checkPNG(t, filepath.Join(dir, "curves-continuous.png"))
 }
 
+// TestReproduceVariants trains one variant with -variants, and refuses an
+// unknown one and -variants for hetgps.
+func TestReproduceVariants(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m2")
+	var out, errb bytes.Buffer
+	if code := runTiny(newApp(context.Background(), &out, &errb), reproduceArgs(dir, "-variants", "discrete", "-quiet")...); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "matrix2: 1 variant(s) x 4 (U, T) pairs x 2 seed(s) = 8 runs, 8 finished.") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "continuous")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("-variants discrete trained the continuous game: %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{reproduceArgs(dir, "-variants", "discrete,binary"), `-variants: experiment matrix2 has no variant "binary" (it has continuous, discrete)`},
+		{[]string{"reproduce", "-variants", "matrix2", "hetgps", "softmax"}, "-variants matrix2: reproduce hetgps has settings, not variants: use -setting"},
+	} {
+		var out, errb bytes.Buffer
+		if code := runTiny(newApp(context.Background(), &out, &errb), c.args...); code != exitUsage || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error with %q", c.args, code, errb.String(), c.want)
+		}
+	}
+}
+
 // TestReproducePairsAndTable adds a seed to one pair with -pairs, then
 // tabulates everything with -table: the table has two seeds for that
 // pair and one for the others, and -table trains nothing. Bad -pairs are
