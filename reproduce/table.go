@@ -304,6 +304,9 @@ const (
 	// VariantGainsPNG is VariantGains, written only for an experiment
 	// with a VariantParam.
 	VariantGainsPNG = "variants.png"
+	// VariantCurvesPNG is VariantCurves, written only for an experiment
+	// with a VariantParam.
+	VariantCurvesPNG = "variant-curves.png"
 )
 
 // ErrNoRuns is wrapped by the error of Results.Save and
@@ -338,7 +341,8 @@ func (r *Results) SaveTables(dir string) ([]string, error) {
 // FinalGains) and, if its runs logged them, the teams' diversities over
 // training (diversity-<variant>.png, as Diversity), and, for an
 // experiment with a VariantParam, the final gains against it
-// (variants.png, as VariantGains), each replacing its
+// (variants.png, as VariantGains) and all variants' curves together
+// (variant-curves.png, as VariantCurves), each replacing its
 // file atomically, creating dir if need be, and returns the paths
 // written. Results of an unfinished
 // reproduction give those of its finished runs; results without any
@@ -364,9 +368,15 @@ func (r *Results) Save(dir string) ([]string, error) {
 			paths = append(paths, p)
 		}
 	}
-	if r.Experiment.VariantParam != "" {
-		p := filepath.Join(dir, VariantGainsPNG)
-		if err := r.VariantGains().Save(p); err != nil {
+	if r.Experiment.VariantParam == "" {
+		return paths, nil
+	}
+	for _, fig := range []struct {
+		name string
+		draw func() *figures.Figure
+	}{{VariantGainsPNG, r.VariantGains}, {VariantCurvesPNG, r.VariantCurves}} {
+		p := filepath.Join(dir, fig.name)
+		if err := fig.draw().Save(p); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)

@@ -140,24 +140,109 @@ func TestVariantGainsSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := filepath.Join(dir, VariantGainsPNG)
-	if len(paths) == 0 || paths[len(paths)-1] != want {
+	want := []string{filepath.Join(dir, VariantGainsPNG), filepath.Join(dir, VariantCurvesPNG)}
+	if len(paths) < 2 || !reflect.DeepEqual(paths[len(paths)-2:], want) {
 		t.Fatalf("paths %q, want the last %q", paths, want)
 	}
-	f, err := os.Open(want)
+	for _, p := range want {
+		decodePNG(t, p)
+	}
+	for name, draw := range map[string]func(*Results){
+		"VariantGains": func(r *Results) { r.VariantGains() }, "VariantCurves": func(r *Results) { r.VariantCurves() },
+	} {
+		func() {
+			defer func() {
+				if p := recover(); p == nil || !strings.HasPrefix(p.(string), "reproduce: ") {
+					t.Errorf("%s: panic %v, want a reproduce: message", name, p)
+				}
+			}()
+			draw(&Results{Experiment: tiny(1)})
+		}()
+	}
+}
+
+// decodePNG fails t unless path holds a PNG image.
+func decodePNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	if _, err := png.Decode(f); err != nil {
-		t.Error(err)
+		t.Errorf("%s: %v", path, err)
 	}
-	defer func() {
-		if p := recover(); p == nil || !strings.HasPrefix(p.(string), "reproduce: ") {
-			t.Errorf("panic %v, want a reproduce: message", p)
+}
+
+// TestVariantCurves checks the panel of VariantCurves against means and
+// standard deviations computed here: one curve per variant in increasing
+// order of the sensor range whatever the order of the variants, labelled
+// by the range, an unfinished variant's label saying how many seeds it
+// has, the frames in the unit given, and an empty panel for a pair
+// without runs.
+func TestVariantCurves(t *testing.T) {
+	// gains[variant][seed][evaluation], at iterations 10, 20, 30.
+	gains := [][][]float64{
+		{{0.1, 0.5, 0.9}, {0.3, 0.7, 1.3}, {0.2, 0.3, 0.5}, {0, 0.4, 1.1}}, // range 0.35, all 4 seeds
+		{{0.2, 0.2, 0.1}, {0.4, 0.0, -0.3}},                                // range 0, 2 of 4 seeds
+	}
+	e := Observability()
+	e.Variants = []Variant{e.Variants[3], e.Variants[0]}
+	r := &Results{Experiment: e}
+	for k, v := range e.Variants {
+		for s, gs := range gains[k] {
+			var log []learn.PairStats
+			for j, g := range gs {
+				log = append(log, learn.PairStats{Iteration: 10 * (j + 1), Frames: int64(16000 * (j + 1)), EvalGain: g,
+					HetEval: 5 + g, HomEval: 5})
+			}
+			r.Cells = append(r.Cells, Cell{Variant: v.Label, U: "min", T: "max", Seed: s + 1, Log: log,
+				Frames: 48000, TaskHet: math.NaN(), TaskHom: math.NaN()})
 		}
-	}()
-	(&Results{Experiment: tiny(1)}).VariantGains()
+	}
+	pn := r.variantCurvePanel("min", "max", 1e3)
+	if len(pn.Bands) != 2 || !reflect.DeepEqual(pn.Reference, []float64{0}) {
+		t.Fatalf("%d bands, references %v; want 2 and 0", len(pn.Bands), pn.Reference)
+	}
+	wantLabels := []string{"sensor.range = 0 (2 of 4 seeds)", "sensor.range = 0.35"}
+	for k, b := range pn.Bands {
+		if b.Label != wantLabels[k] {
+			t.Errorf("band %d: label %q, want %q", k, b.Label, wantLabels[k])
+		}
+		if !reflect.DeepEqual(b.X, []float64{16, 32, 48}) {
+			t.Errorf("band %d: x %v, want 16, 32, 48 thousand frames", k, b.X)
+		}
+		seeds := gains[1-k]
+		for j := range b.X {
+			var col []float64
+			for _, gs := range seeds {
+				col = append(col, gs[j])
+			}
+			m := 0.0
+			for _, g := range col {
+				m += g
+			}
+			m /= float64(len(col))
+			ss := 0.0
+			for _, g := range col {
+				ss += sq(g - m)
+			}
+			sd := math.Sqrt(ss / float64(len(col)-1))
+			if math.Abs(b.Mean[j]-m) > 1e-12 || math.Abs(b.Hi[j]-m-sd) > 1e-12 || math.Abs(m-b.Lo[j]-sd) > 1e-12 {
+				t.Errorf("band %d, point %d: %v [%v, %v], want %v ± %v", k, j, b.Mean[j], b.Lo[j], b.Hi[j], m, sd)
+			}
+		}
+	}
+	if f := r.VariantCurves(); f.Err() != nil {
+		t.Error(f.Err())
+	}
+	empty := &Results{Experiment: Observability()}
+	if pn := empty.variantCurvePanel("min", "max", 1e3); len(pn.Bands) != 0 || !strings.Contains(pn.Title, "no data") {
+		t.Errorf("no runs: %+v", pn)
+	}
+	if f := empty.VariantCurves(); f.Err() != nil {
+		t.Errorf("no runs: %v", f.Err())
+	}
 }
 
 // TestWithVariants checks the restriction to some variants: in the

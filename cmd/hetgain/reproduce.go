@@ -84,7 +84,8 @@ returns), DIR/curves-<variant>.png (ΔR against frames, one panel per
 the paper's and the closed form), DIR/diversity-<variant>.png (each
 team's diversity against frames, if the runs logged it),
 DIR/variants.png (observability: the final gains against the sensor
-range, the mean ± 2 standard errors and each seed), and prints a
+range, the mean ± 2 standard errors and each seed), DIR/variant-curves.png
+(observability: every range's ΔR against frames in one panel), and prints a
 summary with the frames used beside the paper's budget (the default
 settings train on a CPU and use far fewer frames than the paper) and the
 gains seed by seed.
