@@ -431,7 +431,9 @@ type HetGPSOptions struct {
 
 // HetGPSProgress reports the state of a HetGPS reproduction.
 type HetGPSProgress struct {
-	// Run is "<setting>/seed<k>"; Done the finished runs and Total all.
+	// Run is "<setting>/seed<k>"; Done the finished runs (counting from
+	// the start those finished on disk before the experiment ran) and
+	// Total all.
 	Run         string
 	Done, Total int
 	// Iteration of Iterations is the run's iteration just done.
@@ -522,16 +524,9 @@ func RunHetGPSExperiment(e HetGPSExperiment, opt HetGPSOptions) (*HetGPSResults,
 	finished := make([]*HetGPSRun, len(cells))
 	fps := make([]float64, len(cells)) // of the last iteration run now (0 if read back)
 	kept := keptHetGPSLogs(cells)
-	p := &pool{userStop: opt.Stop, order: finishedFirst(len(cells), func(i int) bool {
-		return len(kept[i]) >= cells[i].spec.Run.Iterations
-	})}
+	p := newPool(len(cells), opt.Stop, func(i int) bool { return len(kept[i]) >= cells[i].spec.Run.Iterations })
 	if opt.Progress != nil {
-		onDisk := 0 // runs finished there
-		for i, c := range cells {
-			if len(kept[i]) >= c.spec.Run.Iterations {
-				onDisk++
-			}
-		}
+		onDisk := p.finishedOnDisk()
 		for i, c := range cells {
 			if n := len(kept[i]); n > 0 && n < c.spec.Run.Iterations {
 				opt.Progress(HetGPSProgress{Run: c.name, Done: onDisk, Total: len(cells), Iteration: n, Iterations: c.spec.Run.Iterations,

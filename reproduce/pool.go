@@ -16,28 +16,49 @@ type pool struct {
 	stopped  bool // userStop returned true, or a run reported learn.ErrStopped
 	firstErr error
 	failedAt int // the run that failed first
-	done     int // runs finished
-	next     int // the next run to start, an index into order if it is set
-	// order, if not nil, is the order in which runs start (see
-	// finishedFirst).
-	order []int
+	// done is the number of runs finished: those finished on disk
+	// before the pool started, and those finished since.
+	done  int
+	next  int   // the next run to start, an index into order
+	order []int // the order in which runs start (see newPool)
+	// onDisk marks the runs that were finished on disk before the pool
+	// started: done counts them from the start, not when they are read
+	// back.
+	onDisk []bool
 }
 
-// finishedFirst returns 0..n-1 with the runs for which onDisk is true
-// first, each group in its own order. Started in that order, the runs
-// read back from disk are reported before any run trains, so that the
-// time left is estimated on the runs still to train.
-func finishedFirst(n int, onDisk func(i int) bool) []int {
-	order := make([]int, 0, n)
+// newPool returns a pool of n runs, stopped when userStop asks, of
+// which those with finishedOnDisk(i) true are finished on disk: they
+// are counted as done from the start, and start first, each group in
+// its own order. Started in that order, the runs read back from disk are
+// reported before any run trains, so that the time left is estimated on
+// the runs still to train.
+func newPool(n int, userStop func() bool, finishedOnDisk func(i int) bool) *pool {
+	p := &pool{userStop: userStop, order: make([]int, 0, n), onDisk: make([]bool, n)}
 	var rest []int
 	for i := 0; i < n; i++ {
-		if onDisk(i) {
-			order = append(order, i)
+		if finishedOnDisk(i) {
+			p.order = append(p.order, i)
+			p.onDisk[i] = true
+			p.done++
 		} else {
 			rest = append(rest, i)
 		}
 	}
-	return append(order, rest...)
+	p.order = append(p.order, rest...)
+	return p
+}
+
+// finishedOnDisk returns the number of runs finished on disk before the
+// pool started.
+func (p *pool) finishedOnDisk() int {
+	n := 0
+	for _, ok := range p.onDisk {
+		if ok {
+			n++
+		}
+	}
+	return n
 }
 
 // stop reports whether the runs should stop; it is the Stop of every run.
@@ -68,15 +89,13 @@ func (p *pool) take(n int) (int, bool) {
 		return 0, false
 	}
 	p.next++
-	if p.order != nil {
-		return p.order[p.next-1], true
-	}
-	return p.next - 1, true
+	return p.order[p.next-1], true
 }
 
 // run trains runs 0..n-1 on jobs goroutines (at least 1, at most n).
 // work(i, stop) trains run i, polling stop; when it succeeds, finished(i,
-// done) is called with the lock held. An error wrapping learn.ErrStopped
+// done) is called with the lock held, done the number of runs finished
+// (this one included). An error wrapping learn.ErrStopped
 // stops the pool; any other error is kept (the first one, see failure)
 // and stops the pool too.
 func (p *pool) run(n, jobs int, work func(i int, stop func() bool) error, finished func(i, done int)) {
@@ -97,7 +116,9 @@ func (p *pool) run(n, jobs int, work func(i int, stop func() bool) error, finish
 				p.mu.Lock()
 				switch {
 				case err == nil:
-					p.done++
+					if !p.onDisk[i] {
+						p.done++
+					}
 					finished(i, p.done)
 				case errors.Is(err, learn.ErrStopped):
 					p.stopped = true

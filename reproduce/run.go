@@ -38,8 +38,9 @@ type Options struct {
 type Progress struct {
 	// Cell is the cell the report is about, "<variant>/<U>-<T>/seed<k>".
 	Cell string
-	// Done is the number of finished cells (this one included if it just
-	// finished) and Total the number of cells.
+	// Done is the number of finished cells, counting from the start
+	// those finished on disk before Run (this one included if it just
+	// finished), and Total the number of cells.
 	Done, Total int
 	// Iteration is the cell's training iteration just done, of
 	// Iterations.
@@ -161,18 +162,11 @@ func Run(e Experiment, opt Options) (*Results, error) {
 	finished := make([]*Cell, len(cells))
 	fps := make([]float64, len(cells)) // of the last iteration trained now (0 if read back)
 	kept := keptIterations(cells)
-	p := &pool{userStop: opt.Stop, order: finishedFirst(len(cells), func(i int) bool {
-		return kept[i] >= cells[i].spec.Iterations
-	})}
+	p := newPool(len(cells), opt.Stop, func(i int) bool { return kept[i] >= cells[i].spec.Iterations })
 	if opt.Progress != nil {
 		// Before anything trains, what is on disk: every cell that has
 		// iterations there, with the count of those finished.
-		onDisk := 0
-		for i, c := range cells {
-			if kept[i] >= c.spec.Iterations {
-				onDisk++
-			}
-		}
+		onDisk := p.finishedOnDisk()
 		for i, c := range cells {
 			if kept[i] > 0 {
 				opt.Progress(Progress{Cell: c.name, Done: onDisk, Total: len(cells), Iteration: min(kept[i], c.spec.Iterations),

@@ -224,6 +224,42 @@ func TestReproduceExtendProgress(t *testing.T) {
 	}
 }
 
+// TestReproduceFinishedProgress checks the progress of a reproduction
+// run again over its finished runs: every line counts all of them done
+// (it used to count them up from 1 as they were read back).
+func TestReproduceFinishedProgress(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m2")
+	var out, errb bytes.Buffer
+	if code := runTiny(newApp(context.Background(), &out, &errb), reproduceArgs(dir, "-quiet")...); code != exitOK {
+		t.Fatalf("first run: exit %d, stderr %q", code, errb.String())
+	}
+	errb.Reset()
+	a := newApp(context.Background(), &out, &errb)
+	clock := time.Now()
+	a.now = func() time.Time { // a minute per reading: every report prints its line
+		clock = clock.Add(time.Minute)
+		return clock
+	}
+	if code := runTiny(a, reproduceArgs(dir)...); code != exitOK {
+		t.Fatalf("again: exit %d, stderr %q", code, errb.String())
+	}
+	lines := 0
+	for _, line := range strings.Split(errb.String(), "\n") {
+		_, counts, ok := strings.Cut(line, ": ")
+		if !ok || !strings.Contains(line, " runs done") {
+			continue
+		}
+		lines++
+		var done, runs int
+		if _, err := fmt.Sscanf(counts, "%d/%d runs done", &done, &runs); err != nil || done != runs || runs < 2 {
+			t.Errorf("progress line %q: want all runs done", line)
+		}
+	}
+	if lines == 0 {
+		t.Errorf("no progress line; stderr:\n%s", errb.String())
+	}
+}
+
 // checkPartialTable checks what an interrupted reproduction left in dir
 // besides its runs: the table and figures of the runs finished so far, named
 // in stderr, or nothing if no run had finished.
