@@ -35,7 +35,9 @@
 // Matrix, Capture, Tag and TagLarge return the paper's experiments with
 // settings that train on a CPU in minutes to hours; the paper used far
 // more frames (Experiment.PaperBudget), so gains that take long to emerge
-// may not have emerged yet. TagLarge30M trains one cell at the paper's
+// may not have emerged yet. DiscreteMatrix is the discrete matrix game
+// alone, for the paper's tables of scale (N = M = 8; N = 11, M = 2).
+// TagLarge30M trains one cell at the paper's
 // budget, about 2 hours a seed. Observability is the paper's
 // observability-heterogeneity trade-off: Capture's (min, max) with a
 // range sensor that sees the other agents, one variant per sensor range;

@@ -63,7 +63,8 @@ func readPaper(s string) (map[paperKey]PaperGain, error) {
 // a variant of an experiment (names as in Lookup and the experiments'
 // variant labels: "matrix4", "discrete", "min", "max"), and whether it
 // reports one. The paper has tables for matrix2 and matrix4 (continuous
-// and discrete), capture (variant "capture") and tag (variant "2v2").
+// and discrete), matrix8 and matrix11x2 (discrete), capture (variant
+// "capture") and tag (variant "2v2").
 func Paper(experiment, variant, u, t string) (PaperGain, bool) {
 	g, ok := paperGains[paperKey{experiment, variant, u, t}]
 	return g, ok

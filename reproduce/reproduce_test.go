@@ -731,8 +731,8 @@ func TestPaper(t *testing.T) {
 	if string(root) != paperCSV {
 		t.Error("reproduce/paper_learned_gains.csv differs from testdata/paper_learned_gains.csv: run go generate ./reproduce")
 	}
-	if len(paperGains) != 6*9 {
-		t.Errorf("%d paper cells, want 54", len(paperGains))
+	if len(paperGains) != 8*9 {
+		t.Errorf("%d paper cells, want 72", len(paperGains))
 	}
 	for _, c := range []struct {
 		exp, v, u, t string
@@ -744,6 +744,8 @@ func TestPaper(t *testing.T) {
 		{"capture", "capture", "mean", "max", PaperGain{0.12, 0.09, true}},
 		{"tag", "2v2", "min", "max", PaperGain{3.47, 0.23, true}},
 		{"tag", "2v2", "max", "max", PaperGain{-0.30, 0.15, false}},
+		{"matrix8", "discrete", "mean", "min", PaperGain{-0.094, 0.068, false}},
+		{"matrix11x2", "discrete", "min", "mean", PaperGain{0.454545, 0, true}},
 	} {
 		if g, ok := Paper(c.exp, c.v, c.u, c.t); !ok || g != c.want {
 			t.Errorf("Paper(%s, %s, %s, %s) = %+v, %v; want %+v", c.exp, c.v, c.u, c.t, g, ok, c.want)
@@ -766,7 +768,7 @@ func TestPaper(t *testing.T) {
 }
 
 func TestLookupAndCheck(t *testing.T) {
-	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "capture": "capture", "tag": "tag", "tag-large": "tag-large", "tag-large-30m": "tag-large-30m", "observability": "observability"} {
+	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "matrix8": "matrix8", "MATRIX11x2": "matrix11x2", "capture": "capture", "tag": "tag", "tag-large": "tag-large", "tag-large-30m": "tag-large-30m", "observability": "observability"} {
 		e, err := Lookup(name)
 		if err != nil || e.Name != want || e.check() != nil {
 			t.Errorf("Lookup(%q) = %q, %v, check %v", name, e.Name, err, e.check())
@@ -775,7 +777,11 @@ func TestLookupAndCheck(t *testing.T) {
 	if e := Matrix(3, 5); e.Name != "matrix3x5" || e.PaperBudget != "" {
 		t.Errorf("Matrix(3, 5): %q, %q", e.Name, e.PaperBudget)
 	}
-	if _, err := Lookup("football"); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), "matrix, matrix4, matrix2, capture, tag") {
+	if e := DiscreteMatrix(11, 2); e.Name != "matrix11x2" || len(e.Variants) != 1 || !e.Variants[0].Env.Discrete ||
+		e.Variants[0].Env.Agents != 11 || e.Variants[0].Env.Tasks != 2 || e.Runs() != 27 {
+		t.Errorf("DiscreteMatrix(11, 2): %q, %+v, %d runs; want matrix11x2, the discrete game alone, 27 runs", e.Name, e.Variants, e.Runs())
+	}
+	if _, err := Lookup("football"); !errors.Is(err, learn.ErrConfig) || !strings.Contains(err.Error(), "matrix, matrix4, matrix2, matrix8, matrix11x2, capture, tag") {
 		t.Errorf("Lookup(football): %v", err)
 	}
 	for _, f := range []func(e *Experiment){
@@ -908,13 +914,14 @@ func TestKernelRule(t *testing.T) {
 
 // TestStoredReproductions checks the finished reproductions kept in
 // testdata against the experiments as they are defined now: their runs
-// must load (same settings); the matrix game (N = M = 4 and 2) must meet
+// must load (same settings); the matrix game (N = M = 4 and 2, and the
+// discrete game at N = M = 8 and N = 11, M = 2) must meet
 // its criterion, every cell within 0.05 of the closed form and clearly
 // positive exactly where the paper's learned gain is; Multi-goal-capture
 // must be clearly positive exactly where the paper's is.
 func TestStoredReproductions(t *testing.T) {
-	for _, n := range []int{4, 2} {
-		matrixWithinTolerance(t, n)
+	for _, e := range []Experiment{Matrix(4, 4), Matrix(2, 2), DiscreteMatrix(8, 8), DiscreteMatrix(11, 2)} {
+		matrixWithinTolerance(t, e)
 	}
 
 	positiveAsPaper(t, "capture", storedTable(t, Capture(), 27))
@@ -1143,10 +1150,11 @@ func storedHetGPS(t *testing.T, name string, runs int) *HetGPSResults {
 	return hg
 }
 
-// matrixWithinTolerance checks the stored reproduction of Matrix(n, n).
-func matrixWithinTolerance(t *testing.T, n int) {
-	e := Matrix(n, n)
-	df := storedTable(t, e, 54)
+// matrixWithinTolerance checks the stored reproduction of a matrix game: all
+// its runs, every cell within 0.05 of the closed form, and clearly positive
+// exactly where the paper reports a positive gain.
+func matrixWithinTolerance(t *testing.T, e Experiment) {
+	df := storedTable(t, e, e.Runs())
 	errs := df.Col("AbsError").Float()
 	for i := 0; i < df.Nrow(); i++ {
 		if !(errs[i] <= 0.05) {

@@ -180,7 +180,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"reproduce", "matrix2", "-iterations", "2000000"}, "-iterations 2000000: want at most 1000000"},
 		{[]string{"reproduce", "hetgps", "softmax", "-jobs", "256", "-seeds", "100", "-dir", dir}, "-jobs 256: 256 runs at once would need about"},
 		{[]string{"reproduce", "hetgps", "softmax", "-seeds", "1000000000", "-table"}, "-seeds 1000000000: want at most 10000"},
-		{[]string{"reproduce"}, "which experiment? want one of matrix, matrix4, matrix2, capture, tag"},
+		{[]string{"reproduce"}, "which experiment? want one of matrix, matrix4, matrix2, matrix8, matrix11x2, capture, tag"},
 		{[]string{"reproduce", "football"}, `unknown experiment "football"`},
 		{[]string{"reproduce", "matrix", "-jobs", "0"}, "-jobs 0"},
 		{[]string{"reproduce", "matrix", "-seeds", "-1"}, "-seeds -1"},

@@ -27,6 +27,8 @@ var reproducers = []reproducer{
 	{"matrix", "the matrix game, N = M = 4, continuous and discrete (as matrix4)", runExperiment},
 	{"matrix4", "the same", runExperiment},
 	{"matrix2", "the matrix game, N = M = 2, continuous and discrete", runExperiment},
+	{"matrix8", "the discrete matrix game, N = M = 8 (the paper's tables of scale)", runExperiment},
+	{"matrix11x2", "the discrete matrix game, N = 11, M = 2 (the same)", runExperiment},
 	{"capture", "Multi-goal-capture, N = M = 2", runExperiment},
 	{"tag", "2v2 Tag", runExperiment},
 	{"tag-large", "2v2 Tag with large batches (16,000 frames per iteration), gains on the capture reward alone; about 6 hours", runExperiment},
@@ -135,7 +137,7 @@ to 36 only, independent of a first test on seeds 1 to 18.`)
 var reproduceCommand = &command{
 	name:     "reproduce",
 	summary:  "run one of the paper's learning experiments: gains table and figures, resumable",
-	synopsis: "matrix|matrix4|matrix2|capture|tag|tag-large|tag-large-30m|observability|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
+	synopsis: "matrix|matrix4|matrix2|matrix8|matrix11x2|capture|tag|tag-large|tag-large-30m|observability|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
 	about:    reproduceAbout(),
 	examples: []example{
 		{"hetgain reproduce matrix2", "54 runs of 400,000 (continuous) or 80,000 (discrete) frames per team; results in results/matrix2"},

@@ -455,3 +455,54 @@ func TestReproduceTagLarge30MPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestReproduceScaleTables checks the presets of the paper's tables of
+// scale through the command: -table over a copy of their stored runs
+// reads all 27 back, states the frames beside the paper's, and finds the
+// cells clearly positive exactly where the paper's are.
+func TestReproduceScaleTables(t *testing.T) {
+	for _, name := range []string{"matrix8", "matrix11x2"} {
+		dir := filepath.Join(t.TempDir(), name)
+		copyTree(t, filepath.Join("..", "..", "testdata", "reproductions", name), dir)
+		code, out, errOut := runArgs("reproduce", name, "-dir", dir, "-table")
+		if code != exitOK {
+			t.Fatalf("%s: exit %d, stderr %q", name, code, errOut)
+		}
+		for _, want := range []string{
+			name + ": 1 variant(s) x 9 (U, T) pairs x 3 seed(s) = 27 runs, 27 finished.",
+			"Frames per run (each team): 160,000, 1.3% of the paper's 12M frames per run, 8 seeds.",
+			"Positive in the paper (bold): discrete min-mean, discrete min-max, discrete mean-max.",
+			"They agree on every finished cell the paper reports.",
+		} {
+			if !strings.Contains(out+errOut, want) {
+				t.Errorf("%s: output lacks %q:\n%s%s", name, want, out, errOut)
+			}
+		}
+	}
+}
+
+// copyTree copies the files under src to dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
