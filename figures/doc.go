@@ -6,7 +6,9 @@
 // (Allocations), training curves with shaded bands (Bands, BandPanels),
 // estimates with error bars by category (Intervals), and paired values
 // by category, each pair a line from its first value to its second
-// (Slopes: the gains of the same seeds trained two ways).
+// (Slopes: the gains of the same seeds trained two ways; SlopesAsinh on
+// an axis that is logarithmic far from 0, for a few pairs far from the
+// rest).
 //
 // Every constructor returns a *Figure. A Figure has a PNG method, so a
 // gophernotes notebook draws it when it is the last expression of a cell,

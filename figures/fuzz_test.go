@@ -395,17 +395,20 @@ func FuzzEffortStrips(f *testing.F) {
 
 // FuzzSlopes draws the pairs (a0, b0) and (a1, b1) in one category, or
 // with flags&1 in two, one pair each; flags&2 adds a reference line at
-// ref, and flags&4 drops b1, so that the lengths differ.
+// ref, and flags&4 drops b1, so that the lengths differ. With flags&8 it
+// draws them with SlopesAsinh, whose linear width is ref.
 func FuzzSlopes(f *testing.F) {
 	for _, s := range [][5]float64{
 		{0, 1, 2, 2, 0}, {nan, 1, 2, nan, 0}, {inf, 0, 1, 2, 0}, {0, 0, 0, 0, inf},
 		{-1.7e308, 1.7e308, 0, 0, 0}, {tiny, 0, 2 * tiny, tiny, tiny}, {big, bigUlps, big, big, big},
 		{maxFloat, -maxFloat, 0, 0, 0}, {narrow, next, narrow, narrow, 0},
 	} {
-		for flags := uint8(0); flags < 8; flags++ {
+		for flags := uint8(0); flags < 16; flags++ {
 			f.Add(s[0], s[1], s[2], s[3], s[4], flags)
 		}
 	}
+	f.Add(-1e300, 1e300, 0.5, 0.5, 1e-300, uint8(8)) // asinh: a tiny linear width
+	f.Add(1.0, 2.0, 3.0, 4.0, 0.0, uint8(8))         // asinh: a bad one
 	f.Fuzz(func(t *testing.T, a0, b0, a1, b1, ref float64, flags uint8) {
 		cats := []string{"a"}
 		sets := []PairedValues{{A: []float64{a0, a1}, B: []float64{b0, b1}}}
@@ -420,6 +423,10 @@ func FuzzSlopes(f *testing.F) {
 		var refs []float64
 		if flags&2 != 0 {
 			refs = []float64{ref}
+		}
+		if flags&8 != 0 {
+			checkContract(t, func() *Figure { return SlopesAsinh("t", "y", "A", "B", cats, refs, ref, sets...) })
+			return
 		}
 		checkContract(t, func() *Figure { return Slopes("t", "y", "A", "B", cats, refs, sets...) })
 	})

@@ -43,16 +43,122 @@ var (
 // the figure carries a "figures: ..." error that says so (see
 // Figure.Err).
 func Slopes(title, yLabel, nameA, nameB string, categories []string, refs []float64, pairs ...PairedValues) *Figure {
-	p, err := slopesPlot(title, yLabel, nameA, nameB, categories, refs, pairs)
+	p, err := slopesPlot(title, yLabel, nameA, nameB, categories, refs, pairs, nil)
 	if err != nil {
 		return failed(err)
 	}
 	return newFigure(p, nil, 0, false)
 }
 
-// slopesPlot returns the plot that Slopes draws, or an error if the data
-// cannot be drawn.
-func slopesPlot(title, yLabel, nameA, nameB string, categories []string, refs []float64, pairs []PairedValues) (*plot.Plot, error) {
+// SlopesAsinh is Slopes on an inverse-hyperbolic-sine y axis: a value y
+// is drawn at height asinh(y/linear), which is nearly linear within
+// ±linear of 0 and logarithmic beyond, so that a few pairs far from the
+// rest (one seed whose gain is a hundred times the others') do not
+// flatten them into a line. Values keep their sign and order. The ticks
+// are at 0, ±10^k (labelled) and ±2·10^k, ±5·10^k (unlabelled), in the
+// values' own units; the y label should say that the scale is not
+// linear. A linear that is not positive and finite gives a figure
+// carrying an error, as do the data Slopes refuses.
+func SlopesAsinh(title, yLabel, nameA, nameB string, categories []string, refs []float64, linear float64, pairs ...PairedValues) *Figure {
+	if !(linear > 0) || math.IsInf(linear, 1) {
+		return failed(badf("SlopesAsinh: linear width %v, want a positive finite number", linear))
+	}
+	p, err := slopesPlot(title, yLabel, nameA, nameB, categories, refs, pairs, &asinhScale{linear})
+	if err != nil {
+		return failed(err)
+	}
+	return newFigure(p, nil, 0, false)
+}
+
+// asinhScale maps a value y to asinh(y/linear), the height SlopesAsinh
+// draws it at, and marks that axis.
+type asinhScale struct{ linear float64 }
+
+// maxDecades is the most powers of 10 an asinh axis labels; on a wider
+// axis it labels every few.
+const maxDecades = 20
+
+// to returns the height of y: finite for every finite y, also where
+// y/linear overflows (there asinh(x) = sign(x)·(ln|x| + ln 2) to within
+// float64's precision).
+func (s asinhScale) to(y float64) float64 {
+	x := y / s.linear
+	if math.IsInf(x, 0) && !math.IsInf(y, 0) {
+		return math.Copysign(math.Log(math.Abs(y))-math.Log(s.linear)+math.Ln2, y)
+	}
+	return math.Asinh(x)
+}
+
+// log10At returns log10 of the value drawn at height h > 0, also where
+// that value is beyond float64.
+func (s asinhScale) log10At(h float64) float64 {
+	if h > 20 { // sinh(h) = e^h/2 to within float64's precision
+		return math.Log10(s.linear) + (h-math.Ln2)/math.Ln10
+	}
+	return math.Log10(s.linear * math.Sinh(h))
+}
+
+// heights returns the heights of ys.
+func (s asinhScale) heights(ys []float64) []float64 {
+	out := make([]float64, len(ys))
+	for i, y := range ys {
+		out[i] = s.to(y)
+	}
+	return out
+}
+
+// pairs returns the heights of the values of pairs (NaN and ±Inf stay
+// what they are).
+func (s asinhScale) pairs(pairs []PairedValues) []PairedValues {
+	out := make([]PairedValues, len(pairs))
+	for i, pv := range pairs {
+		out[i] = PairedValues{A: s.heights(pv.A), B: s.heights(pv.B)}
+	}
+	return out
+}
+
+// Ticks returns the ticks between heights min and max: 0 and ±10^k
+// labelled with their values, ±2·10^k and ±5·10^k unlabelled, for the
+// powers of 10 from the largest at most linear (smaller ones would crowd
+// 0's label) to the largest value shown; where that is more than
+// maxDecades powers, every few of them, labelled, alone.
+func (s asinhScale) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	add := func(v float64, label bool) {
+		if h := s.to(v); h >= min && h <= max {
+			t := plot.Tick{Value: h}
+			if label {
+				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ts = append(ts, t)
+		}
+	}
+	add(0, true)
+	lo := math.Floor(math.Log10(s.linear))
+	hi := math.Min(math.Ceil(s.log10At(math.Max(math.Abs(min), math.Abs(max)))), 308)
+	step, minors := 1.0, []float64{2, 5}
+	if hi-lo > maxDecades {
+		step, minors = math.Ceil((hi-lo)/maxDecades), nil
+	}
+	for k := lo; k <= hi; k += step {
+		v := math.Pow(10, k)
+		add(v, true)
+		add(-v, true)
+		for _, m := range minors {
+			add(m*v, false)
+			add(-m*v, false)
+		}
+	}
+	return ts
+}
+
+// slopesPlot returns the plot that Slopes draws, on a linear y axis if
+// scale is nil and on scale's otherwise, or an error if the data cannot
+// be drawn.
+func slopesPlot(title, yLabel, nameA, nameB string, categories []string, refs []float64, pairs []PairedValues, scale *asinhScale) (*plot.Plot, error) {
+	if scale != nil {
+		refs, pairs = scale.heights(refs), scale.pairs(pairs)
+	}
 	p, err := categoryPlot("Slopes", title, yLabel, categories, refs)
 	if err != nil {
 		return nil, err
@@ -67,6 +173,9 @@ func slopesPlot(title, yLabel, nameA, nameB string, categories []string, refs []
 		if err := addSlopes(p, categories[k], float64(k), pv, &counts, &thumbs); err != nil {
 			return nil, err
 		}
+	}
+	if scale != nil {
+		p.Y.Tick.Marker = *scale
 	}
 	names := [3]string{"B higher", "B lower", "equal"}
 	for i, c := range counts {

@@ -29,3 +29,18 @@ func ExampleSlopes() {
 	// Output:
 	// 605 x 378 pixels
 }
+
+// Gains of searches that ended far apart: one seed at 65 among seeds near
+// 0.2. On SlopesAsinh's axis, linear within ±0.2 and logarithmic beyond,
+// the seeds near 0 stay apart; on Slopes' they would be one line.
+func ExampleSlopesAsinh() {
+	pairs := figures.PairedValues{A: []float64{0.22, 0.99, -26.8, 0.05}, B: []float64{65.3, 0.04, -0.12, 0.3}}
+	f := figures.SlopesAsinh("Gains at the end of the search", "ΔR (asinh scale, linear within ±0.2)",
+		"no clamp", "clamp", []string{"capture"}, []float64{0}, 0.2, pairs)
+	fmt.Println(f.Err())
+	bad := figures.SlopesAsinh("", "", "A", "B", []string{"capture"}, nil, 0, pairs)
+	fmt.Println(bad.Err())
+	// Output:
+	// <nil>
+	// figures: SlopesAsinh: linear width 0, want a positive finite number
+}

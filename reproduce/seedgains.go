@@ -410,13 +410,53 @@ func (p PairedGains) Name() string {
 // its gain under B, named nameB, blue where B's is higher and red where it
 // is lower, with a reference line at 0.
 func PairedGainsFigure(title, nameA, nameB string, pairs []PairedGains) *figures.Figure {
+	cells, values := pairedValues(pairs)
+	return figures.Slopes(title, "final gain ΔR", nameA, nameB, cells, []float64{0}, values...)
+}
+
+// PairedGainsFigureAsinh is PairedGainsFigure on an
+// inverse-hyperbolic-sine y axis (figures.SlopesAsinh): nearly linear
+// within ±s of 0 and logarithmic beyond, s the median of the gains'
+// absolute values that are not 0 (1 if all are 0), as the y label says.
+// It keeps the bulk of the seeds apart where a few seeds' gains are far
+// larger than the rest's (a gain of 65 among gains of about 0.2, when a
+// search took U's exponent to the top of its range).
+func PairedGainsFigureAsinh(title, nameA, nameB string, pairs []PairedGains) *figures.Figure {
+	cells, values := pairedValues(pairs)
+	s := linearWidth(values)
+	yLabel := "final gain ΔR (asinh scale, linear within ±" + strconv.FormatFloat(s, 'g', 2, 64) + ")"
+	return figures.SlopesAsinh(title, yLabel, nameA, nameB, cells, []float64{0}, s, values...)
+}
+
+// linearWidth returns the median of the absolute values in values that
+// are neither 0 nor NaN, or 1 if there are none: the width of the nearly
+// linear part of PairedGainsFigureAsinh's axis.
+func linearWidth(values []figures.PairedValues) float64 {
+	var sizes []float64
+	for _, v := range values {
+		for _, side := range [][]float64{v.A, v.B} {
+			for _, g := range side {
+				if g != 0 && !math.IsNaN(g) {
+					sizes = append(sizes, math.Abs(g))
+				}
+			}
+		}
+	}
+	if len(sizes) == 0 {
+		return 1
+	}
+	return median(sizes)
+}
+
+// pairedValues returns the names of pairs and their gains, for a figure.
+func pairedValues(pairs []PairedGains) ([]string, []figures.PairedValues) {
 	cells := make([]string, len(pairs))
 	values := make([]figures.PairedValues, len(pairs))
 	for i, p := range pairs {
 		cells[i] = p.Name()
 		values[i] = figures.PairedValues{A: p.GainA, B: p.GainB}
 	}
-	return figures.Slopes(title, "final gain ΔR", nameA, nameB, cells, []float64{0}, values...)
+	return cells, values
 }
 
 // String describes g in one line: its cell, its seeds and what its gain

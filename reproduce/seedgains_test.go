@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/go-gota/gota/dataframe"
+
+	"github.com/hetgain/hetgain/figures"
 )
 
 // TestReadSeedGainsStored reads the stored tag-large reproduction and
@@ -236,9 +238,35 @@ func TestPairedGainsName(t *testing.T) {
 	if err := f.Err(); err != nil || len(f.PNG()) == 0 {
 		t.Errorf("PairedGainsFigure: %v", err)
 	}
+	if f := PairedGainsFigureAsinh("gains", "4.8M", "30M", []PairedGains{PairSeedGains(a, b)}); f.Err() != nil || len(f.PNG()) == 0 {
+		t.Errorf("PairedGainsFigureAsinh: %v", f.Err())
+	}
 	mismatched := PairedGains{CellA: "x", GainA: []float64{1, 2}, GainB: []float64{1}}
 	if err := PairedGainsFigure("", "", "", []PairedGains{mismatched}).Err(); err == nil || !strings.Contains(err.Error(), `category "x"`) {
 		t.Errorf("a pair with one gain missing: %v", err)
+	}
+	if err := PairedGainsFigureAsinh("", "", "", []PairedGains{mismatched}).Err(); err == nil || !strings.Contains(err.Error(), `category "x"`) {
+		t.Errorf("asinh, a pair with one gain missing: %v", err)
+	}
+}
+
+// TestLinearWidth checks the width of PairedGainsFigureAsinh's linear
+// part: the median of the sizes of the gains that are neither 0 nor NaN,
+// over both sides and every pair, and 1 when there are none.
+func TestLinearWidth(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		values []figures.PairedValues
+		want   float64
+	}{
+		{[]figures.PairedValues{{A: []float64{0.1, -0.4, 0}, B: []float64{65, nan, -0.2}}}, 0.3}, // sizes 0.1 0.2 0.4 65
+		{[]figures.PairedValues{{A: []float64{-3}, B: []float64{0}}, {A: []float64{1, 2}, B: []float64{nan, 9}}}, 2.5},
+		{[]figures.PairedValues{{A: []float64{0, nan}, B: []float64{0, 0}}}, 1},
+		{nil, 1},
+	} {
+		if got := linearWidth(c.values); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("linearWidth(%v) = %v, want %v", c.values, got, c.want)
+		}
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 var compareCommand = &command{
 	name:     "compare",
 	summary:  "compare the learned gains of two training experiments seed by seed (signed-rank test)",
-	synopsis: "[-cell CELL [-cell-b CELL]] [-csv FILE] [-plot FILE] DIR_A DIR_B",
+	synopsis: "[-cell CELL [-cell-b CELL]] [-csv FILE] [-plot FILE [-plot-scale asinh]] DIR_A DIR_B",
 	about: `
 Compare reads the final learned gains of two training experiments, each a
 directory of train (its gains.csv: TaskGain where train had -task-params,
@@ -41,7 +41,9 @@ Run the two on the same seeds with one change between them (the same seed
 gives both the same initial networks and episodes), and decide before
 running what p will count. -csv writes the pairs at full precision, and
 -plot draws them: each seed a line from its gain under A (left) to its
-gain under B (right), blue where B's is higher, red where it is lower. It
+gain under B (right), blue where B's is higher, red where it is lower;
+-plot-scale asinh draws the gains at asinh(gain/s), s the median of their
+sizes, so that a few seeds far from the rest do not flatten them. It
 trains nothing and is instant.`,
 	examples: []example{
 		{"hetgain compare -cell '2v2 mean-max' results/tag-large runs/tag-shaping", "did the shaping change the (mean, max) gain? (runs/tag-shaping from train -task-params shaping=0,penalty=0)"},
@@ -60,11 +62,15 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	cellB := fs.String("cell-b", "", "B's cell (`CELL`), if not -cell's: two variants of one reproduction, its directory given twice")
 	csvPath := fs.String("csv", "", "write the paired gains to `FILE` as CSV, full precision")
 	plotPath := fs.String("plot", "", "draw the paired gains, each seed a line from A to B, to `FILE` (.png, .svg or .pdf)")
+	plotScale := plotScaleFlag(fs)
 	return func(a *app, fs *flag.FlagSet) error {
 		if fs.NArg() != 2 {
 			return usagef("want two directories of training runs, A and B; got %d argument(s)", fs.NArg())
 		}
 		if err := checkPlotFlag(*plotPath); err != nil {
+			return err
+		}
+		if err := checkPlotScale(*plotScale); err != nil {
 			return err
 		}
 		if *cellB != "" && *cell == "" {
@@ -97,7 +103,7 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			if *cellB != "" && filepath.Clean(sides[0]) == filepath.Clean(sides[1]) {
 				sides = []string{*cell, *cellB} // one reproduction: its two cells name the sides
 			}
-			if err := savePairedGains(*plotPath, "Final gains, seed by seed", sides, paired); err != nil {
+			if err := savePairedGains(*plotPath, *plotScale, "Final gains, seed by seed", sides, paired); err != nil {
 				return err
 			}
 		}
@@ -227,12 +233,30 @@ func checkPlotFlag(path string) error {
 	return nil
 }
 
+// plotScaleFlag defines -plot-scale, the y axis of -plot.
+func plotScaleFlag(fs *flag.FlagSet) *string {
+	return fs.String("plot-scale", "linear", "the y axis of -plot: linear, or asinh, nearly linear near 0 and logarithmic beyond, for a few seeds far from the rest (`SCALE`)")
+}
+
+// checkPlotScale returns a usage error unless scale, the value of
+// -plot-scale, is linear or asinh.
+func checkPlotScale(scale string) error {
+	if scale != "linear" && scale != "asinh" {
+		return usagef("-plot-scale %q: want linear or asinh", scale)
+	}
+	return nil
+}
+
 // savePairedGains draws pairs of cells seed by seed to path
-// (reproduce.PairedGainsFigure), naming the two sides, directories or
-// cells, as sideNames does.
-func savePairedGains(path, title string, sides []string, pairs []reproduce.PairedGains) error {
+// (reproduce.PairedGainsFigure, or PairedGainsFigureAsinh for the scale
+// asinh), naming the two sides, directories or cells, as sideNames does.
+func savePairedGains(path, scale, title string, sides []string, pairs []reproduce.PairedGains) error {
 	nameA, nameB := sideNames(sides[0], sides[1])
-	if err := reproduce.PairedGainsFigure(title, nameA, nameB, pairs).Save(path); err != nil {
+	draw := reproduce.PairedGainsFigure
+	if scale == "asinh" {
+		draw = reproduce.PairedGainsFigureAsinh
+	}
+	if err := draw(title, nameA, nameB, pairs).Save(path); err != nil {
 		return fmt.Errorf("-plot %s: %v", path, err)
 	}
 	return nil

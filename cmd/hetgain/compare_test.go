@@ -179,6 +179,7 @@ func TestCompareUsage(t *testing.T) {
 	}{
 		{[]string{"compare", stored}, "want two directories of training runs, A and B; got 1"},
 		{[]string{"compare", "-plot", "pairs.gif", stored, stored}, `-plot "pairs.gif": want a file name ending in .png`},
+		{[]string{"compare", "-plot", "pairs.png", "-plot-scale", "symlog", stored, stored}, `-plot-scale "symlog": want linear or asinh`},
 		{[]string{"compare", stored, t.TempDir()}, "neither runs.csv (of reproduce) nor gains.csv (of train)"},
 		{[]string{"compare", "-cell", "2v2 mean-max", filepath.Join(stored, "tag-large"), filepath.Join(stored, "capture")},
 			`B has no cell "2v2 mean-max" (it has "capture min-min", "capture min-mean"`},

@@ -14,7 +14,7 @@ import (
 var hetgpsCompareCommand = &command{
 	name:     "hetgps-compare",
 	summary:  "compare two HetGPS searches seed by seed (McNemar and signed-rank tests)",
-	synopsis: "[-plot FILE] DIR_A DIR_B",
+	synopsis: "[-plot FILE [-plot-scale asinh]] DIR_A DIR_B",
 	about: `
 Hetgps-compare reads two directories of HetGPS runs (of hetgps or
 reproduce hetgps, finished or not) from their own spec.json files, and
@@ -29,8 +29,10 @@ summary), gives the medians and how many seeds ended higher under each,
 and the one-sided p-values of Wilcoxon's signed-rank test of B's gain
 less A's (exact up to 500 seeds): the outcome test counts seeds that
 crossed the verdict's lines, the gain test uses how far each ended; -plot
-draws those gains, each seed a line from A (left) to B (right). Seeds
-finished in one directory only are counted and left out.
+draws those gains, each seed a line from A (left) to B (right), and
+-plot-scale asinh on a scale that keeps a few seeds far from the rest
+from flattening the others (as compare's). Seeds finished in one
+directory only are counted and left out.
 
 Run the two searches on the same seeds (the same -seeds and -first-seed)
 with one change between them, as -clamp or another -theta-lr, and decide
@@ -49,11 +51,15 @@ func init() {
 
 func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	plotPath := fs.String("plot", "", "draw the gains the seeds ended at, each a line from A to B, to `FILE` (.png, .svg or .pdf)")
+	plotScale := plotScaleFlag(fs)
 	return func(a *app, fs *flag.FlagSet) error {
 		if fs.NArg() != 2 {
 			return usagef("want two directories of HetGPS runs, A and B; got %d argument(s)", fs.NArg())
 		}
 		if err := checkPlotFlag(*plotPath); err != nil {
+			return err
+		}
+		if err := checkPlotScale(*plotScale); err != nil {
 			return err
 		}
 		var res [2]*reproduce.HetGPSResults
@@ -70,7 +76,7 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			for _, c := range comps {
 				pairs = append(pairs, c.Paired())
 			}
-			if err := savePairedGains(*plotPath, "Gains at the end of the search, seed by seed", fs.Args(), pairs); err != nil {
+			if err := savePairedGains(*plotPath, *plotScale, "Gains at the end of the search, seed by seed", fs.Args(), pairs); err != nil {
 				return err
 			}
 		}

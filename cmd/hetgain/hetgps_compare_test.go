@@ -81,10 +81,23 @@ func TestHetGPSCompareGains(t *testing.T) {
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	if data, err := os.ReadFile(plotPath); err != nil {
-		t.Error(err)
-	} else if _, err := png.Decode(bytes.NewReader(data)); err != nil {
-		t.Errorf("-plot: %v", err)
+	asinhPath := filepath.Join(t.TempDir(), "gains-asinh.png")
+	if code, again, errOut := runArgs("hetgps-compare", "-plot", asinhPath, "-plot-scale", "asinh", a, b); code != exitOK || again != out {
+		t.Errorf("-plot-scale asinh: exit %d, stderr %q, stdout differs: %v", code, errOut, again != out)
+	}
+	var pictures [2][]byte
+	for k, p := range []string{plotPath, asinhPath} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+			t.Errorf("-plot %s: %v", p, err)
+		}
+		pictures[k] = data
+	}
+	if bytes.Equal(pictures[0], pictures[1]) {
+		t.Error("-plot-scale asinh drew the linear picture")
 	}
 	gainA, gainB := storedEndGains(t, a, "capture"), storedEndGains(t, b, "capture")
 	if len(gainA) != 18 || len(gainB) != 18 {
@@ -205,6 +218,7 @@ func TestHetGPSCompareUsage(t *testing.T) {
 		{[]string{"hetgps-compare", filepath.Join(dir, "none"), dir}, exitUsage, "no such file or directory"},
 		{[]string{"hetgps-compare", paired, paired}, exitUsage, "holds no HetGPS run"},
 		{[]string{"hetgps-compare", "-plot", "gains.jpeg2", dir, dir}, exitUsage, `-plot "gains.jpeg2": want a file name ending in .png`},
+		{[]string{"hetgps-compare", "-plot", "gains.png", "-plot-scale", "log", dir, dir}, exitUsage, `-plot-scale "log": want linear or asinh`},
 		// The parent of train's seed<k> directories: a setting whose runs
 		// are not HetGPS's.
 		{[]string{"hetgps-compare", filepath.Dir(paired), dir}, exitError, "not the specification of a HetGPS run"},
