@@ -409,6 +409,16 @@ for _, c := range reproduce.CompareHetGPS(withoutClamp, withClamp) {
 		higher, len(c.Seeds), c.Gain.Greater, c.Gain.Less)
 }
 """),
+("markdown", r"""
+Drawn seed by seed, each a line from its gain without the clamp to its gain with it, on an axis that is linear within about the median gain's size and logarithmic beyond (`reproduce.PairedGainsFigureAsinh`; `hetgain hetgps-compare -plot gains.png -plot-scale asinh` draws the same): on a linear axis the two seeds that end at $-26.8$ and $65.3$ would flatten the other sixteen into one line.
+"""),
+("code", r"""
+var ends []reproduce.PairedGains
+for _, c := range reproduce.CompareHetGPS(withoutClamp, withClamp) {
+	ends = append(ends, c.Paired())
+}
+reproduce.PairedGainsFigureAsinh("Gains at the end of the search, seed by seed", "no clamp", "clamp", ends)
+"""),
 ("code", r"""
 withClamp.Figure("capture")
 """),
