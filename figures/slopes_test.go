@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -21,23 +22,7 @@ func TestSlopesDrawsLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := Slopes("gains", "ΔR", "before", "after", cats, []float64{-1}, pairs...)
-	img := decode(t, f)
-	dc := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.Width, Y: f.Height}}})
-	tx, ty := p.Transforms(&dc)
-	// colourNear reports whether a pixel within 2 of the data point (x, y)
-	// has about colour c (anti-aliasing blends the edges).
-	colourNear := func(c color.Color, x, y float64) bool {
-		q := pixel(vg.Point{X: tx(x), Y: ty(y)}, f.Height)
-		for py := q.Y - 2; py <= q.Y+2; py++ {
-			for px := q.X - 2; px <= q.X+2; px++ {
-				if near(img.At(px, py), c, 40) {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	colourNear := colourNearData(t, p, Slopes("gains", "ΔR", "before", "after", cats, []float64{-1}, pairs...))
 	h := slopeHalfWidth
 	for _, c := range []struct {
 		name  string
@@ -98,22 +83,8 @@ func TestSlopesAsinh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := SlopesAsinh("gains", "ΔR", "A", "B", []string{"a"}, []float64{0}, linear, pairs...)
-	img := decode(t, f)
-	dc := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.Width, Y: f.Height}}})
-	tx, ty := p.Transforms(&dc)
+	colourAt := colourNearData(t, p, SlopesAsinh("gains", "ΔR", "A", "B", []string{"a"}, []float64{0}, linear, pairs...))
 	h := func(y float64) float64 { return math.Asinh(y / linear) }
-	colourAt := func(c color.Color, x, y float64) bool {
-		q := pixel(vg.Point{X: tx(x), Y: ty(y)}, f.Height)
-		for py := q.Y - 2; py <= q.Y+2; py++ {
-			for px := q.X - 2; px <= q.X+2; px++ {
-				if near(img.At(px, py), c, 40) {
-					return true
-				}
-			}
-		}
-		return false
-	}
 	if !colourAt(slopeHigher, 0, (h(0.1)+h(0.3))/2) || !colourAt(slopeLower, 0, (h(100)+h(-50))/2) {
 		t.Error("the lines are not where asinh(y/linear) puts them")
 	}
@@ -160,4 +131,25 @@ func TestSlopesAsinh(t *testing.T) {
 	wantBad(t, "infinite", func() *Figure {
 		return SlopesAsinh("", "", "A", "B", []string{"a"}, nil, 1, PairedValues{A: []float64{math.Inf(-1)}, B: []float64{1}})
 	}, `category "a", pair 0: -Inf and`)
+}
+
+// colourNearData returns a function that reports whether a pixel of f,
+// which draws p, within 2 of the data point (x, y) has about colour c
+// (anti-aliasing blends the edges).
+func colourNearData(t *testing.T, p *plot.Plot, f *Figure) func(c color.Color, x, y float64) bool {
+	t.Helper()
+	img := decode(t, f)
+	dc := p.DataCanvas(draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: f.Width, Y: f.Height}}})
+	tx, ty := p.Transforms(&dc)
+	return func(c color.Color, x, y float64) bool {
+		q := pixel(vg.Point{X: tx(x), Y: ty(y)}, f.Height)
+		for py := q.Y - 2; py <= q.Y+2; py++ {
+			for px := q.X - 2; px <= q.X+2; px++ {
+				if near(img.At(px, py), c, 40) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 }

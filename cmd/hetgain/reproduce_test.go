@@ -193,17 +193,7 @@ func TestReproduceTablesAsRunsFinish(t *testing.T) {
 // to train.
 func TestReproduceExtendProgress(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "m2")
-	var out, errb bytes.Buffer
-	if code := runTiny(newApp(context.Background(), &out, &errb), reproduceArgs(dir, "-quiet")...); code != exitOK {
-		t.Fatalf("first 3 iterations: exit %d, stderr %q", code, errb.String())
-	}
-	errb.Reset()
-	a := newApp(context.Background(), &out, &errb)
-	clock := time.Now()
-	a.now = func() time.Time { // a minute per reading: every report prints its line
-		clock = clock.Add(time.Minute)
-		return clock
-	}
+	a, errb := againEveryLine(t, dir)
 	if code := runTiny(a, reproduceArgs(dir, "-iterations", "6")...); code != exitOK {
 		t.Fatalf("extended: exit %d, stderr %q", code, errb.String())
 	}
@@ -224,11 +214,11 @@ func TestReproduceExtendProgress(t *testing.T) {
 	}
 }
 
-// TestReproduceFinishedProgress checks the progress of a reproduction
-// run again over its finished runs: every line counts all of them done
-// (it used to count them up from 1 as they were read back).
-func TestReproduceFinishedProgress(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "m2")
+// againEveryLine runs the tiny reproduction (3 iterations) in dir, then
+// returns an app for a second run whose clock moves a minute per reading,
+// so that every progress report prints its line, and its stderr.
+func againEveryLine(t *testing.T, dir string) (*app, *bytes.Buffer) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	if code := runTiny(newApp(context.Background(), &out, &errb), reproduceArgs(dir, "-quiet")...); code != exitOK {
 		t.Fatalf("first run: exit %d, stderr %q", code, errb.String())
@@ -236,10 +226,19 @@ func TestReproduceFinishedProgress(t *testing.T) {
 	errb.Reset()
 	a := newApp(context.Background(), &out, &errb)
 	clock := time.Now()
-	a.now = func() time.Time { // a minute per reading: every report prints its line
+	a.now = func() time.Time {
 		clock = clock.Add(time.Minute)
 		return clock
 	}
+	return a, &errb
+}
+
+// TestReproduceFinishedProgress checks the progress of a reproduction
+// run again over its finished runs: every line counts all of them done
+// (it used to count them up from 1 as they were read back).
+func TestReproduceFinishedProgress(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m2")
+	a, errb := againEveryLine(t, dir)
 	if code := runTiny(a, reproduceArgs(dir)...); code != exitOK {
 		t.Fatalf("again: exit %d, stderr %q", code, errb.String())
 	}
