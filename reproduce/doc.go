@@ -43,7 +43,8 @@
 // range sensor that sees the other agents, one variant per sensor range;
 // its Experiment.VariantParam makes Results.VariantGains draw the final
 // gains against the range, and Results.VariantCurves every range's gain
-// over training in one panel. Experiment.FirstSeed splits an
+// over training in one panel. ObservabilityIndex is its control: range 0
+// with each agent's index in its observation. Experiment.FirstSeed splits an
 // experiment's seeds over sessions or machines. While some of a cell's
 // seeds are still to run, BestLowerBound says the most its mean minus two
 // standard errors can reach whatever they give, and so whether they can

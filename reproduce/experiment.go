@@ -421,6 +421,27 @@ func Observability() Experiment {
 	return e
 }
 
+// ObservabilityIndex returns "observability-index", the control of
+// Observability: its range-0 runs (the sensor on, every reading 0) with
+// each agent's one-hot index appended to its observation
+// (learn.Config.AgentIndex), which lets a homogeneous team's shared policy
+// act differently for each agent (behavioural typing by index), 4 seeds
+// of Capture's runs as Observability's.
+//
+// Expected: a homogeneous team that knows which agent it is can split
+// between the goals as specialists do, so the gain falls from
+// Observability's at range 0 to about 0. The paper has no such run.
+func ObservabilityIndex() Experiment {
+	e := Observability()
+	e.Name = "observability-index"
+	e.Variants = e.Variants[:1]
+	e.Team.AgentIndex = true
+	e.VariantParam = ""
+	e.PaperBudget, e.PaperFrames = "", 0
+	e.Expect = "with its agent index in the observation a homogeneous team can split between the goals, so the gain of range 0 falls to about 0"
+	return e
+}
+
 // rangeLabel returns the variant label of a sensor range: "range-0" for
 // 0, "range-0p35" for 0.35 (two decimals; labels allow no '.').
 func rangeLabel(r float64) string {
@@ -431,13 +452,14 @@ func rangeLabel(r float64) string {
 }
 
 // Names lists the names Lookup knows, for help texts.
-var Names = []string{"matrix", "matrix4", "matrix2", "matrix8", "matrix11x2", "capture", "tag", "tag-large", "tag-large-30m", "observability"}
+var Names = []string{"matrix", "matrix4", "matrix2", "matrix8", "matrix11x2", "capture", "tag", "tag-large", "tag-large-30m", "observability", "observability-index"}
 
 // Lookup returns the experiment of a name: "matrix" or "matrix4"
 // (Matrix(4, 4)), "matrix2" (Matrix(2, 2)), "matrix8"
 // (DiscreteMatrix(8, 8)), "matrix11x2" (DiscreteMatrix(11, 2)), "capture", "tag",
-// "tag-large" (TagLarge), "tag-large-30m" (TagLarge30M) or
-// "observability" (Observability). It returns
+// "tag-large" (TagLarge), "tag-large-30m" (TagLarge30M),
+// "observability" (Observability) or "observability-index"
+// (ObservabilityIndex). It returns
 // an error wrapping learn.ErrConfig for any other name.
 func Lookup(name string) (Experiment, error) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
@@ -459,6 +481,8 @@ func Lookup(name string) (Experiment, error) {
 		return TagLarge30M(), nil
 	case "observability":
 		return Observability(), nil
+	case "observability-index":
+		return ObservabilityIndex(), nil
 	}
 	return Experiment{}, fmt.Errorf("reproduce: unknown experiment %q (want %s): %w",
 		name, strings.Join(Names, ", "), learn.ErrConfig)

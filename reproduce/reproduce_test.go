@@ -753,9 +753,10 @@ func TestPaper(t *testing.T) {
 	}
 	// Every experiment of Lookup finds the paper's 9 cells per variant,
 	// but for observability, whose paper result is a figure
-	// (TestObservability checks it has none).
+	// (TestObservability checks it has none), and its control, which the
+	// paper does not have.
 	for _, name := range Names {
-		if name == "observability" {
+		if name == "observability" || name == "observability-index" {
 			continue
 		}
 		e, _ := Lookup(name)
@@ -768,7 +769,7 @@ func TestPaper(t *testing.T) {
 }
 
 func TestLookupAndCheck(t *testing.T) {
-	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "matrix8": "matrix8", "MATRIX11x2": "matrix11x2", "capture": "capture", "tag": "tag", "tag-large": "tag-large", "tag-large-30m": "tag-large-30m", "observability": "observability"} {
+	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "matrix8": "matrix8", "MATRIX11x2": "matrix11x2", "capture": "capture", "tag": "tag", "tag-large": "tag-large", "tag-large-30m": "tag-large-30m", "observability": "observability", "observability-index": "observability-index"} {
 		e, err := Lookup(name)
 		if err != nil || e.Name != want || e.check() != nil {
 			t.Errorf("Lookup(%q) = %q, %v, check %v", name, e.Name, err, e.check())
@@ -929,6 +930,7 @@ func TestStoredReproductions(t *testing.T) {
 	storedTable(t, tagLargeStored(), tagLargeStoredRuns)
 	storedTable(t, TagLarge30M(), tagLarge30MStoredRuns)
 	storedObservability(t)
+	storedObservabilityIndex(t)
 
 	// The criterion for softmax from 0: τ_T rises and τ_U falls,
 	// into the region of a gain, and the gain rises, in every seed.
@@ -967,6 +969,14 @@ func storedObservability(t *testing.T) {
 		t.Errorf("observability: %d seeds, range 0.35 − range 0 %.4g ± %.4g; REPRODUCTIONS.md says 4 seeds, mean + 2 SE > 0",
 			len(p.Seeds), sum.Mean, sum.SE)
 	}
+	storedInspect(t, e, dir)
+}
+
+// storedInspect checks the inspect.csv of a stored reproduction of e in
+// dir: one row for each team of every run, at the run's last iteration,
+// and returns it.
+func storedInspect(t *testing.T, e Experiment, dir string) dataframe.DataFrame {
+	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "inspect.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -979,13 +989,53 @@ func storedObservability(t *testing.T) {
 	}
 	for i := 0; i < df.Nrow(); i++ {
 		key := df.Col("run").Elem(i).String() + " " + df.Col("team").Elem(i).String()
-		if it, _ := df.Col("iteration").Elem(i).Int(); !want[key] || it != 400 {
-			t.Errorf("inspect.csv row %d: %s at iteration %d, not a run's last", i, key, it)
+		if it, _ := df.Col("iteration").Elem(i).Int(); !want[key] || it != e.Iterations {
+			t.Errorf("%s inspect.csv row %d: %s at iteration %d, not a run's last", e.Name, i, key, it)
 		}
 		delete(want, key)
 	}
 	if len(want) > 0 {
-		t.Errorf("inspect.csv lacks %d teams", len(want))
+		t.Errorf("%s inspect.csv lacks %d teams", e.Name, len(want))
+	}
+	return df
+}
+
+// storedObservabilityIndex checks the stored control of observability
+// (the agent index in the observation): its tables are its logs', and
+// the reading fixed before its runs (REPRODUCTIONS.md) gives what that
+// file says: paired by seed with observability's range 0, the gain with
+// the index less that without has a mean + 2 SE below 0, and the cell is
+// not clearly positive, so the index closes the gain; and the
+// homogeneous team covers both goals in at least 80% of the steps in
+// every seed, as the heterogeneous one does.
+func storedObservabilityIndex(t *testing.T) {
+	e := ObservabilityIndex()
+	df := storedTable(t, e, 4)
+	if df.Col("Positive").Records()[0] != "false" {
+		t.Errorf("observability-index: clearly positive; REPRODUCTIONS.md says it is not")
+	}
+	stored := filepath.Join("..", "testdata", "reproductions")
+	without, err := ReadCell(filepath.Join(stored, "observability"), "range-0 min-max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := ReadCell(filepath.Join(stored, e.Name), "range-0 min-max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := PairSeedGains(without, with)
+	sum := p.Summary()
+	if len(p.Seeds) != 4 || !(sum.Mean+2*sum.SE < 0) {
+		t.Errorf("observability-index: %d seeds, index − no index %.4g ± %.4g; REPRODUCTIONS.md says 4 seeds, mean + 2 SE < 0",
+			len(p.Seeds), sum.Mean, sum.SE)
+	}
+	inspect := storedInspect(t, e, filepath.Join(stored, e.Name))
+	covered := inspect.Col("covered_2").Float()
+	for i := 0; i < inspect.Nrow(); i++ {
+		if !(covered[i] >= 0.8) {
+			t.Errorf("observability-index inspect.csv row %d (%s): both goals covered in %.3f of the steps, REPRODUCTIONS.md says at least 0.8",
+				i, inspect.Col("run").Elem(i).String(), covered[i])
+		}
 	}
 }
 

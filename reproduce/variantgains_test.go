@@ -57,6 +57,31 @@ func TestObservability(t *testing.T) {
 	}
 }
 
+// TestObservabilityIndex checks the control preset: Observability's
+// range-0 variant alone, 4 seeds of the same runs, with the agent index
+// in the observation (two more inputs), and no VariantParam or paper
+// budget.
+func TestObservabilityIndex(t *testing.T) {
+	e, obs := ObservabilityIndex(), Observability()
+	if err := e.check(); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Variants) != 1 || !reflect.DeepEqual(e.Variants[0], obs.Variants[0]) || e.Runs() != 4 {
+		t.Errorf("variants %+v, %d runs; want Observability's range-0 alone, 4 runs", e.Variants, e.Runs())
+	}
+	want := obs.Team
+	want.AgentIndex = true
+	if !reflect.DeepEqual(e.Team, want) || e.Iterations != obs.Iterations || e.FinalEvals != obs.FinalEvals {
+		t.Errorf("team %+v, %d iterations; want Observability's with AgentIndex", e.Team, e.Iterations)
+	}
+	if e.VariantParam != "" || e.PaperFrames != 0 {
+		t.Errorf("VariantParam %q, PaperFrames %d; want none", e.VariantParam, e.PaperFrames)
+	}
+	if got, err := Lookup("observability-index"); err != nil || got.Name != "observability-index" {
+		t.Errorf("Lookup: %q, %v", got.Name, err)
+	}
+}
+
 // observabilityResults returns Observability's results made of
 // one-row logs with the given final gains, gains[variant][seed-1], for
 // the variants given in the order given.

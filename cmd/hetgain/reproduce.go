@@ -34,6 +34,7 @@ var reproducers = []reproducer{
 	{"tag-large", "2v2 Tag with large batches (16,000 frames per iteration), gains on the capture reward alone; about 6 hours", runExperiment},
 	{"tag-large-30m", "tag-large's (mean, max) at the paper's 30M frames per run, 9 seeds; about 2 hours a seed", runExperiment},
 	{"observability", "Multi-goal-capture (min, max) with a range sensor at ranges 0 to 0.7, 4 seeds: the gain against how far agents see each other", runExperiment},
+	{"observability-index", "its control: range 0 with each agent's index in its observation, 4 seeds", runExperiment},
 	{"hetgps", "HetGPS, the paper's Figure 5: hetgps softmax|powersum|adverse|descent|all", runHetGPSReproducer},
 }
 
@@ -137,7 +138,7 @@ to 36 only, independent of a first test on seeds 1 to 18.`)
 var reproduceCommand = &command{
 	name:     "reproduce",
 	summary:  "run one of the paper's learning experiments: gains table and figures, resumable",
-	synopsis: "matrix|matrix4|matrix2|matrix8|matrix11x2|capture|tag|tag-large|tag-large-30m|observability|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
+	synopsis: "matrix|matrix4|matrix2|matrix8|matrix11x2|capture|tag|tag-large|tag-large-30m|observability|observability-index|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
 	about:    reproduceAbout(),
 	examples: []example{
 		{"hetgain reproduce matrix2", "54 runs of 400,000 (continuous) or 80,000 (discrete) frames per team; results in results/matrix2"},
