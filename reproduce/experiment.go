@@ -150,9 +150,10 @@ func Matrix(n, m int) Experiment {
 // DiscreteMatrix returns the discrete matrix game alone with n agents and
 // m tasks over {min, mean, max}², as the paper's tables of scale (N = M =
 // 8 and N = 11, M = 2, discrete only, 12M frames per run, 8 seeds):
-// Matrix's settings with 100 iterations (160,000 frames per run), where
-// every cell of both tables settled within 40 in probes of one seed. Its
-// name is Matrix's ("matrix8", "matrix11x2").
+// Matrix's settings with 100 iterations (160,000 frames per run): in
+// one-seed probes of five cells of each game, (min, max), (min, mean),
+// (mean, max), (max, min) and (mean, min), every gain settled within 40.
+// Its name is Matrix's ("matrix8", "matrix11x2").
 func DiscreteMatrix(n, m int) Experiment {
 	e := Matrix(n, m)
 	e.Variants = []Variant{{Label: "discrete", Env: learn.EnvSpec{Name: "matrix", Agents: n, Tasks: m, Discrete: true}}}
