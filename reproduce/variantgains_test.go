@@ -155,6 +155,21 @@ func TestVariantGains(t *testing.T) {
 
 func sq(x float64) float64 { return x * x }
 
+// meanSampleSD returns the mean of xs and their sample standard
+// deviation, computed here rather than by the package's mean and
+// sampleStd, which the tests check.
+func meanSampleSD(xs []float64) (m, sd float64) {
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	ss := 0.0
+	for _, x := range xs {
+		ss += sq(x - m)
+	}
+	return m, math.Sqrt(ss / float64(len(xs)-1))
+}
+
 // TestVariantGainsSave checks that Save writes variants.png for an
 // experiment with a VariantParam (and TestSave that it writes none
 // without), and that VariantGains panics without one.
@@ -243,16 +258,7 @@ func TestVariantCurves(t *testing.T) {
 			for _, gs := range seeds {
 				col = append(col, gs[j])
 			}
-			m := 0.0
-			for _, g := range col {
-				m += g
-			}
-			m /= float64(len(col))
-			ss := 0.0
-			for _, g := range col {
-				ss += sq(g - m)
-			}
-			sd := math.Sqrt(ss / float64(len(col)-1))
+			m, sd := meanSampleSD(col)
 			if math.Abs(b.Mean[j]-m) > 1e-12 || math.Abs(b.Hi[j]-m-sd) > 1e-12 || math.Abs(m-b.Lo[j]-sd) > 1e-12 {
 				t.Errorf("band %d, point %d: %v [%v, %v], want %v ± %v", k, j, b.Mean[j], b.Lo[j], b.Hi[j], m, sd)
 			}
