@@ -64,7 +64,10 @@ func readPaper(s string) (map[paperKey]PaperGain, error) {
 // variant labels: "matrix4", "discrete", "min", "max"), and whether it
 // reports one. The paper has tables for matrix2 and matrix4 (continuous
 // and discrete), matrix8 and matrix11x2 (discrete), capture (variant
-// "capture") and tag (variant "2v2").
+// "capture") and tag (variant "2v2"), and gives in its text the final
+// gains of 8v3 Tag (experiment "tag", variant "8v3": five cells) and of a
+// Football drill (experiment "football", variant "football": four cells),
+// which have no experiment here.
 func Paper(experiment, variant, u, t string) (PaperGain, bool) {
 	g, ok := paperGains[paperKey{experiment, variant, u, t}]
 	return g, ok

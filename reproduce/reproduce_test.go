@@ -723,51 +723,6 @@ func readTestFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-func TestPaper(t *testing.T) {
-	root, err := os.ReadFile(filepath.Join("..", "testdata", "paper_learned_gains.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(root) != paperCSV {
-		t.Error("reproduce/paper_learned_gains.csv differs from testdata/paper_learned_gains.csv: run go generate ./reproduce")
-	}
-	if len(paperGains) != 8*9 {
-		t.Errorf("%d paper cells, want 72", len(paperGains))
-	}
-	for _, c := range []struct {
-		exp, v, u, t string
-		want         PaperGain
-	}{
-		{"matrix2", "continuous", "min", "max", PaperGain{0.504, 0.007, true}},
-		{"matrix4", "discrete", "mean", "max", PaperGain{0.75, 0, true}},
-		{"matrix4", "continuous", "max", "min", PaperGain{-0.037, 0.023, false}},
-		{"capture", "capture", "mean", "max", PaperGain{0.12, 0.09, true}},
-		{"tag", "2v2", "min", "max", PaperGain{3.47, 0.23, true}},
-		{"tag", "2v2", "max", "max", PaperGain{-0.30, 0.15, false}},
-		{"matrix8", "discrete", "mean", "min", PaperGain{-0.094, 0.068, false}},
-		{"matrix11x2", "discrete", "min", "mean", PaperGain{0.454545, 0, true}},
-	} {
-		if g, ok := Paper(c.exp, c.v, c.u, c.t); !ok || g != c.want {
-			t.Errorf("Paper(%s, %s, %s, %s) = %+v, %v; want %+v", c.exp, c.v, c.u, c.t, g, ok, c.want)
-		}
-	}
-	// Every experiment of Lookup finds the paper's 9 cells per variant,
-	// but for observability, whose paper result is a figure
-	// (TestObservability checks it has none), and its control, which the
-	// paper does not have.
-	for _, name := range Names {
-		if name == "observability" || name == "observability-index" {
-			continue
-		}
-		e, _ := Lookup(name)
-		for _, c := range e.cells("") {
-			if _, ok := Paper(e.paperName(), c.variant, c.u, c.t); !ok {
-				t.Errorf("%s: no paper value for %s", name, c.name)
-			}
-		}
-	}
-}
-
 func TestLookupAndCheck(t *testing.T) {
 	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "matrix8": "matrix8", "MATRIX11x2": "matrix11x2", "capture": "capture", "tag": "tag", "tag-large": "tag-large", "tag-large-30m": "tag-large-30m", "observability": "observability", "observability-index": "observability-index"} {
 		e, err := Lookup(name)
