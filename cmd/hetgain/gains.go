@@ -39,7 +39,7 @@ attain the optima are printed compactly, as [[1 0][0 1]].
 Floats are printed at full precision in every format.`,
 	examples: []example{
 		{"hetgain gains -n 2,3 -m 2", "the nine {min, mean, max} pairs, both kinds, closed form and numerical"},
-		{"hetgain gains -u 'softmax(2)' -t 'powersum(3)' -n 3 -m 3 -kind continuous", "one pair without a closed form: numerical only"},
+		{"hetgain gains -u 'softmax(2)' -t 'powersum(3)' -n 3 -m 3 -kind continuous -method numerical", "one pair without a closed form: the numerical optimiser alone"},
 		{"hetgain gains -pairs 'min/max,mean/max' -n 2-4 -m 2 -method closed -format markdown", ""},
 		{"hetgain gains -n 4 -m 4 -format csv -o gains.csv -seed 7 -restarts 20", ""},
 	},
