@@ -311,7 +311,9 @@ func requireEffect(t *testing.T, env DifferentiableEnv, name string, scale float
 	}
 }
 
-func checkGradient(t *testing.T, env DifferentiableEnv, pol Policy, seed int64, params []string, hs []float64, tol float64) {
+// checkedReturnGradient returns ReturnGradient's gradients after checking
+// that its returns are Rollout's, to 1e-12 relative.
+func checkedReturnGradient(t *testing.T, env DifferentiableEnv, pol Policy, seed int64, params []string) [][]float64 {
 	t.Helper()
 	ret, grad, err := ReturnGradient(env, pol, seed, params)
 	if err != nil {
@@ -326,6 +328,12 @@ func checkGradient(t *testing.T, env DifferentiableEnv, pol Policy, seed int64, 
 			t.Fatalf("batch %d: gradient pass return %v, Rollout %v", b, ret[b], plain[b])
 		}
 	}
+	return grad
+}
+
+func checkGradient(t *testing.T, env DifferentiableEnv, pol Policy, seed int64, params []string, hs []float64, tol float64) {
+	t.Helper()
+	grad := checkedReturnGradient(t, env, pol, seed, params)
 	for k, name := range params {
 		fd := fdReturn(t, env, pol, seed, name, hs[k])
 		scale := 0.0

@@ -47,25 +47,7 @@ func TestTagDeterminism(t *testing.T) {
 		{Batch: 2, NoObstacles: true, EpisodeLength: 20},
 	} {
 		g := newTag(t, cfg)
-		a, b := runEpisode(t, g, 42, 1), runEpisode(t, g, 42, 1)
-		if len(a) != len(b) {
-			t.Fatal("lengths differ")
-		}
-		for k := range a {
-			if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
-				t.Fatalf("same seed: value %d differs: %v vs %v", k, a[k], b[k])
-			}
-		}
-		d := runEpisode(t, g, 43, 1)
-		same := 0
-		for k := range a {
-			if a[k] == d[k] {
-				same++
-			}
-		}
-		if same == len(a) {
-			t.Error("different seeds give the same episode")
-		}
+		checkSeedDeterminism(t, g)
 		_ = g.Reset(42)
 		if g.AgentPositions(0)[1] == g.AgentPositions(1)[1] || g.TaskPositions(0)[0] == g.TaskPositions(1)[0] {
 			t.Error("batch elements 0 and 1 spawn alike")
@@ -935,19 +917,7 @@ var _ DifferentiableEnv = (*Tag)(nil)
 // logs how often the smaller step was needed.
 func tagCheckGradient(t *testing.T, env DifferentiableEnv, pol Policy, seed int64, params []string, hs []float64, tol float64) {
 	t.Helper()
-	ret, grad, err := ReturnGradient(env, pol, seed, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := Rollout(env, pol, seed, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for b := range ret {
-		if math.Abs(ret[b]-plain[b]) > 1e-12*math.Max(1, math.Abs(plain[b])) {
-			t.Fatalf("batch %d: gradient pass return %v, Rollout %v", b, ret[b], plain[b])
-		}
-	}
+	grad := checkedReturnGradient(t, env, pol, seed, params)
 	for k, name := range params {
 		fd := fdReturn(t, env, pol, seed, name, hs[k])
 		fd10 := fdReturn(t, env, pol, seed, name, hs[k]/10)
