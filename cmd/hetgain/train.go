@@ -119,6 +119,7 @@ type trainFlags struct {
 	lr, entropy, gamma, lambda, clip, maxGradNorm   *float64
 	hidden                                          *string
 	ippo, agentIndex, agentRewards, reference       *bool
+	rawAdvantage                                    *bool
 }
 
 func addTrainFlags(fs *flag.FlagSet) trainFlags {
@@ -141,6 +142,7 @@ func addTrainFlags(fs *flag.FlagSet) trainFlags {
 		agentIndex:    fs.Bool("agent-index", false, "append each agent's one-hot index to its observation"),
 		agentRewards:  fs.Bool("agent-rewards", false, "train each agent on its own reward, where the environment has one (tag: its own distance term); returns and gains stay the team's"),
 		reference:     fs.Bool("reference", false, "start from the paper's settings (learn.ReferenceConfig) instead of learn's defaults"),
+		rawAdvantage:  fs.Bool("raw-advantage", false, "do not normalise the advantages of each minibatch, as the paper's template (the default with -reference; -raw-advantage=false turns it off there)"),
 	}
 }
 
@@ -207,6 +209,9 @@ func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
 	}
 	c.AgentIndex = *f.agentIndex
 	c.AgentRewards = *f.agentRewards
+	if isSet(fs, "raw-advantage") {
+		c.RawAdvantage = *f.rawAdvantage
+	}
 	if *f.evalEvery < 0 || *f.evalEpisodes < 0 {
 		return c, usagef("-eval-every %d -eval-episodes %d: want >= 0", *f.evalEvery, *f.evalEpisodes)
 	}

@@ -412,6 +412,14 @@ func TestTrainFlagsConfig(t *testing.T) {
 	if ref.MaxGradNorm != want.MaxGradNorm || ref.LR != want.LR || ref.RawAdvantage != want.RawAdvantage || ref.EntropyCoef != 0.01 {
 		t.Errorf("-reference -entropy 0.01: got %+v, want %+v", ref, want)
 	}
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{{nil, false}, {[]string{"-raw-advantage"}, true}, {[]string{"-reference"}, true}, {[]string{"-reference", "-raw-advantage=false"}, false}} {
+		if got, err := config(c.args...); err != nil || got.RawAdvantage != c.want {
+			t.Errorf("%v: RawAdvantage %v, %v; want %v", c.args, got.RawAdvantage, err, c.want)
+		}
+	}
 	for _, bad := range [][]string{{"-gamma", "1.5"}, {"-lambda", "2"}, {"-entropy", "-0.1"}, {"-clip", "NaN"}, {"-max-grad-norm", "+Inf"}} {
 		if _, err := config(bad...); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(bad[0], "-")) {
 			t.Errorf("%v: error %v, want one naming the flag", bad, err)
