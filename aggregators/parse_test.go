@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -152,4 +153,40 @@ func TestParseErrors(t *testing.T) {
 	if _, err := Parse("blotto(1; 0.5:-0.5, 1:1.5)"); !errors.Is(err, ErrNegative) {
 		t.Errorf("negative probability: %v", err)
 	}
+}
+
+// FuzzParse checks Parse on any text: it returns an operator or an error,
+// never both, never panics; an operator it returns prints as a
+// specification that parses back to the same operator (String is Parse's
+// inverse on what Parse accepts), and an error names the specification
+// and wraps ErrParam or says what else is wrong.
+func FuzzParse(f *testing.F) {
+	for _, s := range append([]string{"", "(", ")", "min(", "softmax()", "softmax(2", "softmax(2))", "softmax(nan)",
+		"powersum(-1)", "powermean(-inf)", "lse(0)", "level(-1)", "blotto(1;0.5:1)", "blotto(1;0.5:0.5,2:0.6)",
+		"blotto(;)", "SoftMax ( 1e-300 )", "powersum(0x1p-3)", "softmax(1_0)", "max(1)", "foo(1)"}, Families...) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		op, err := Parse(spec)
+		if (op == nil) == (err == nil) {
+			t.Fatalf("Parse(%q) = %v, %v: want an operator or an error", spec, op, err)
+		}
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "aggregators: ") || !strings.Contains(err.Error(), strconv.Quote(spec)) {
+				t.Fatalf("Parse(%q): error %q does not name the specification", spec, err)
+			}
+			return
+		}
+		again, err := Parse(op.String())
+		if err != nil || !reflect.DeepEqual(again, op) || again.String() != op.String() {
+			t.Fatalf("Parse(%q) = %#v prints as %q, which parses to %#v, %v", spec, op, op.String(), again, err)
+		}
+		if p, ok := op.(Parametric); ok && math.IsNaN(p.Param()) {
+			t.Fatalf("Parse(%q): NaN parameter", spec)
+		}
+		x := []float64{0.25, 0.5, 1}
+		if v := op.Value(x); math.IsNaN(v) {
+			t.Fatalf("Parse(%q).Value(%v) is NaN", spec, x)
+		}
+	})
 }
