@@ -115,6 +115,10 @@ trains nothing: it writes the table and curves of the runs finished in
 DIR, e.g. -seeds 9 -table tabulates every cell with the seeds it has,
 and -table alone gives the table so far of a reproduction still
 running.
+-entropy W trains every run with PPO's entropy bonus of weight W
+(the experiments have none, as the paper): e.g. tag-large -entropy 0.01
+-dir results/tag-large-entropy. A run keeps the setting it was trained
+with; a directory of runs trained without it is refused, not mixed.
 
 -jobs runs several runs at once; each already uses two goroutines (one per
 team), so -jobs 1 (the default) keeps two cores busy. The results do not
@@ -155,13 +159,14 @@ type reproduceJob struct {
 	name       string // as given, e.g. "matrix"
 	dir        string // "" if -dir was not given
 	jobs       int
-	seeds      int    // 0 if -seeds was not given
-	firstSeed  int    // -first-seed, 0 if not given
-	iterations int    // 0 if -iterations was not given
-	pairs      string // -pairs, "" for all
-	variants   string // -variants, "" for all
-	tableOnly  bool   // -table: tabulate the finished runs, train nothing
-	settings   string // hetgps: the settings to run, "" for all
+	seeds      int     // 0 if -seeds was not given
+	firstSeed  int     // -first-seed, 0 if not given
+	iterations int     // 0 if -iterations was not given
+	entropy    float64 // -entropy, 0 if not given
+	pairs      string  // -pairs, "" for all
+	variants   string  // -variants, "" for all
+	tableOnly  bool    // -table: tabulate the finished runs, train nothing
+	settings   string  // hetgps: the settings to run, "" for all
 	quiet      bool
 }
 
@@ -171,6 +176,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	seeds := fs.Int("seeds", 0, "seeds per cell (0: the experiment's, 3; at most 10000)")
 	firstSeed := fs.Int("first-seed", 0, "train and tabulate only seeds `S` to -seeds of each cell (0: from 1)")
 	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's; at most 1000000)")
+	entropy := fs.Float64("entropy", 0, "train with PPO's entropy bonus of weight `W` (0: the experiment's, none; learning experiments only)")
 	pairs := fs.String("pairs", "", "only these (U, T) pairs, `U-T,...` (default all)")
 	variants := fs.String("variants", "", "only these variants, `LABEL,...` as range-0,range-0p35 (default all)")
 	tableOnly := fs.Bool("table", false, "write the table and figures of the runs finished in DIR, without training")
@@ -200,11 +206,17 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *settings != "" && r.name != "hetgps" {
 			return usagef("-setting %s: only reproduce hetgps has settings; %s runs them all", *settings, r.name)
 		}
+		if !(*entropy >= 0 && !math.IsInf(*entropy, 1)) {
+			return usagef("-entropy %v: want a finite number >= 0", *entropy)
+		}
+		if *entropy > 0 && r.name == "hetgps" {
+			return usagef("-entropy %v: reproduce hetgps runs its presets' settings; use hetgain hetgps -entropy", *entropy)
+		}
 		if *variants != "" && r.name == "hetgps" {
 			return usagef("-variants %s: reproduce hetgps has settings, not variants: use -setting", *variants)
 		}
 		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, firstSeed: *firstSeed, iterations: *iterations,
-			pairs: *pairs, variants: *variants, tableOnly: *tableOnly, quiet: *quiet})
+			entropy: *entropy, pairs: *pairs, variants: *variants, tableOnly: *tableOnly, quiet: *quiet})
 	}
 }
 
@@ -228,6 +240,9 @@ func runExperiment(j *reproduceJob) error {
 	e.FirstSeed = j.firstSeed
 	if j.iterations > 0 {
 		e = e.WithIterations(j.iterations)
+	}
+	if j.entropy > 0 {
+		e.Team.EntropyCoef = j.entropy
 	}
 	if j.pairs != "" { // else the experiment's own pairs (all, or tag-large-30m's one)
 		if e, err = e.WithPairs(j.pairs); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -503,5 +504,47 @@ func copyTree(t *testing.T, src, dst string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReproduceEntropy checks that -entropy trains every run with that
+// entropy bonus (recorded in its spec), that a directory trained without
+// it is refused rather than mixed, and that a bad weight is a usage error.
+func TestReproduceEntropy(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m2")
+	args := []string{"reproduce", "matrix2", "-dir", dir, "-seeds", "1", "-iterations", "2", "-quiet"}
+	var out, errb bytes.Buffer
+	if code := runTiny(newApp(context.Background(), &out, &errb), append(args, "-entropy", "0.05")...); code != exitOK {
+		t.Fatalf("-entropy 0.05: exit %d, stderr %q", code, errb.String())
+	}
+	specs, err := filepath.Glob(filepath.Join(dir, "*", "*", "seed1", "spec.json"))
+	if err != nil || len(specs) != 8 {
+		t.Fatalf("%d run specs (%v), want 8", len(specs), err)
+	}
+	for _, p := range specs {
+		var spec learn.RunSpec
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &spec); err != nil {
+			t.Fatal(err)
+		}
+		if spec.Team.EntropyCoef != 0.05 {
+			t.Errorf("%s: EntropyCoef %v, want 0.05", p, spec.Team.EntropyCoef)
+		}
+	}
+	errb.Reset()
+	if code := runTiny(newApp(context.Background(), &out, &errb), args...); code == exitOK || !strings.Contains(errb.String(), "EntropyCoef") {
+		t.Errorf("the same directory without -entropy: exit %d, stderr %q; want an error naming EntropyCoef", code, errb.String())
+	}
+	for _, bad := range []string{"-1", "NaN", "+Inf"} {
+		code, _, errOut := runArgs("reproduce", "matrix2", "-dir", dir, "-entropy", bad)
+		if code != exitUsage || !strings.Contains(errOut, "-entropy") {
+			t.Errorf("-entropy %s: exit %d, %q; want a usage error naming -entropy", bad, code, errOut)
+		}
+	}
+	if code, _, errOut := runArgs("reproduce", "-entropy", "0.01", "hetgps", "softmax"); code != exitUsage || !strings.Contains(errOut, "hetgps") {
+		t.Errorf("reproduce -entropy 0.01 hetgps: exit %d, %q; want a usage error", code, errOut)
 	}
 }
