@@ -64,6 +64,13 @@ default DIR/curves.png): the evaluation returns of both teams, ΔR and
 both teams' diversity, mean ± std over seeds, against the frames each
 team collected, with the closed-form ΔR for the matrix game.
 
+-first-seed S trains and reports only seeds S to -seeds, with the numbers
+they have in a run of all: to split a study's seeds over machines or
+sessions (-seeds 9 -first-seed 7 on one, -seeds 6 on another: the same
+nine runs), or to run fresh seeds for a second test of a finding
+(-seeds 36 -first-seed 19 after -seeds 18). Its gains.csv and report
+number the seeds as they are.
+
 -env-params NAME=V,... trains in environments with these parameters set
 (learn.EnvSpec.Params), any of the environment's: Tag's shaping (the
 weight of the distance term, 0.1 by default), penalty, drag or
@@ -269,6 +276,7 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	team := newChoice("both", "both", "het", "hom")
 	fs.Var(team, "team", "`TEAM` to report: both, het or hom (both are trained)")
 	seeds := fs.Int("seeds", 3, "number of seeds (runs 1 to K; at most 10000)")
+	firstSeed := fs.Int("first-seed", 0, "train and report only seeds `S` to -seeds (0: from 1)")
 	iterations := fs.Int("iterations", 100, "training iterations of each run (at most 1000000)")
 	dir := fs.String("dir", "", "`DIR` for the runs, gains.csv and curves.png (required)")
 	plot := fs.String("plot", "", "write the curves to `PNG` (default DIR/curves.png)")
@@ -287,6 +295,9 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		if *seeds < 1 || *iterations < 1 {
 			return usagef("-seeds %d -iterations %d: want >= 1", *seeds, *iterations)
+		}
+		if *firstSeed < 0 || *firstSeed > *seeds {
+			return usagef("-first-seed %d: want 0 to -seeds (%d)", *firstSeed, *seeds)
 		}
 		if *n < 1 || *m < 1 {
 			return usagef("-N %d -M %d: want N >= 1 and M >= 1", *n, *m)
@@ -333,7 +344,7 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if _, err := spec.Env.New(1); err != nil { // sizes the environment cannot have
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 		}
-		j := &trainJob{app: a, spec: spec, seeds: *seeds, dir: *dir, team: team.value, plot: *plot, quiet: *quiet}
+		j := &trainJob{app: a, spec: spec, first: max(*firstSeed, 1), seeds: *seeds, dir: *dir, team: team.value, plot: *plot, quiet: *quiet}
 		if *taskParams != "" {
 			if j.task, err = parseTaskParams(*taskParams, spec.Env); err != nil {
 				return usagef("-task-params: %v", err)
@@ -375,12 +386,13 @@ func checkSensor(sensor bool, env string) error {
 // trainJob is one run of the train command.
 type trainJob struct {
 	*app
-	spec  learn.RunSpec
-	seeds int
-	dir   string
-	team  string // both, het or hom
-	plot  string
-	quiet bool
+	spec learn.RunSpec
+	// first and seeds are the seeds trained: first, ..., seeds.
+	first, seeds int
+	dir          string
+	team         string // both, het or hom
+	plot         string
+	quiet        bool
 	// task, if not nil, are the parameters of the evaluation of the final
 	// policies (-task-params), on taskEpisodes episodes.
 	task         *simulate.Params
@@ -491,22 +503,23 @@ func (j *trainJob) run() error {
 		return err
 	}
 	prog := newProgress(j.stderr, j.now, j.terminal, "train")
-	rp := newRunProgress(prog, j.seeds, j.seeds*j.spec.Iterations)
-	for k := 1; k <= j.seeds; k++ { // iterations kept by an earlier process are not in the time left
+	runs := j.seeds - j.first + 1
+	rp := newRunProgress(prog, runs, runs*j.spec.Iterations)
+	for k := j.first; k <= j.seeds; k++ { // iterations kept by an earlier process are not in the time left
 		if log, err := learn.ReadLog(filepath.Join(j.dir, "seed"+strconv.Itoa(k))); err == nil {
 			rp.readBack("seed"+strconv.Itoa(k), min(len(log), j.spec.Iterations))
 		}
 	}
 	stop := func() bool { return j.ctx.Err() != nil }
-	logs := make([][]learn.PairStats, 0, j.seeds)
+	logs := make([][]learn.PairStats, 0, runs)
 	var tasks []taskScore
-	for k := 1; k <= j.seeds; k++ {
+	for k := j.first; k <= j.seeds; k++ {
 		spec := j.spec
 		spec.Team.Seed = int64(k)
 		run := "seed" + strconv.Itoa(k)
 		opt := learn.Options{Dir: filepath.Join(j.dir, run), Stop: stop}
 		if !j.quiet {
-			opt.Progress = func(s learn.PairStats) { rp.update(run, k-1, s.Iteration, j.spec.Iterations, s.FPS, s.EvalGain) }
+			opt.Progress = func(s learn.PairStats) { rp.update(run, len(logs), s.Iteration, j.spec.Iterations, s.FPS, s.EvalGain) }
 		}
 		res, err := learn.Train(spec, opt)
 		switch {
@@ -518,7 +531,7 @@ func (j *trainJob) run() error {
 				}
 			}
 			fmt.Fprintf(j.stderr, "hetgain train: interrupted: %s stopped after iteration %d of %d, its checkpoint kept in %s; %d of %d seeds finished.\nResume with the same command:\n  %s\n",
-				run, len(res.Log), j.spec.Iterations, opt.Dir, k-1, j.seeds, j.resumeCommand("train"))
+				run, len(res.Log), j.spec.Iterations, opt.Dir, len(logs), runs, j.resumeCommand("train"))
 			return errInterrupted
 		case errors.Is(err, learn.ErrCheckpoint):
 			prog.finish()
@@ -554,7 +567,7 @@ func (j *trainJob) run() error {
 			if res.ResumedAt < j.spec.Iterations && len(log) > 0 {
 				fps = log[len(log)-1].FPS
 			}
-			rp.update(run, k, j.spec.Iterations, j.spec.Iterations, fps, finalRow(log).EvalGain)
+			rp.update(run, len(logs), j.spec.Iterations, j.spec.Iterations, fps, finalRow(log).EvalGain)
 		}
 	}
 	prog.finish()
@@ -602,7 +615,7 @@ func (j *trainJob) writeCSV(logs [][]learn.PairStats, tasks []taskScore) error {
 	hetDiv, homDiv := make([]float64, n), make([]float64, n)
 	for k, log := range logs {
 		f := finalRow(log)
-		seed[k], iters[k], frames[k] = k+1, len(log), int(log[len(log)-1].Frames)
+		seed[k], iters[k], frames[k] = j.first+k, len(log), int(log[len(log)-1].Frames)
 		het[k], hom[k], g[k] = f.HetEval, f.HomEval, f.EvalGain
 		hetDiv[k], homDiv[k] = f.HetDiversity, f.HomDiversity
 		for _, row := range log {
@@ -659,7 +672,7 @@ func (j *trainJob) report(logs [][]learn.PairStats, tasks []taskScore) error {
 	}
 	b.WriteString("\n")
 	for k := range logs {
-		fmt.Fprintf(&b, "%-6d", k+1)
+		fmt.Fprintf(&b, "%-6d", j.first+k)
 		for _, c := range cols {
 			fmt.Fprintf(&b, "  %20.6g", c.values[k])
 		}

@@ -254,6 +254,54 @@ func TestTrainGainsAsSeedsFinish(t *testing.T) {
 	}
 }
 
+// TestTrainFirstSeed runs seed 2 alone with -first-seed 2: its log and
+// its row of gains.csv are those of seed 2 in a run of both, numbered 2,
+// and seed 1 is not trained.
+func TestTrainFirstSeed(t *testing.T) {
+	ref := filepath.Join(t.TempDir(), "ref")
+	if code, _, errOut := runArgs(trainArgs(ref, "-quiet")...); code != exitOK {
+		t.Fatalf("both seeds: exit %d, %s", code, errOut)
+	}
+	dir := filepath.Join(t.TempDir(), "second")
+	code, out, errOut := runArgs(trainArgs(dir, "-first-seed", "2")...)
+	if code != exitOK {
+		t.Fatalf("-first-seed 2: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, "1 seed(s) x 4 iterations") || !strings.Contains(out, "\n2  ") || strings.Contains(out, "\n1  ") {
+		t.Errorf("-first-seed 2: report\n%s", out)
+	}
+	if !strings.Contains(errOut, "train: 1/1 runs done; seed2 iteration 4/4") {
+		t.Errorf("-first-seed 2: no final progress line for one run: %q", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "seed1")); !os.IsNotExist(err) {
+		t.Errorf("-first-seed 2 trained seed 1 too (stat: %v)", err)
+	}
+	want := strings.Split(gainsColumns(t, filepath.Join(ref, "gains.csv")), "\n")
+	got := strings.Split(gainsColumns(t, filepath.Join(dir, "gains.csv")), "\n")
+	if len(got) != 3 || got[0] != want[0] || got[1] != want[2] || !strings.HasPrefix(got[1], "2,") {
+		t.Errorf("gains.csv of -first-seed 2:\n%s\nwant the header and seed 2's row of\n%s",
+			strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	wantLog := readCSV(t, readFile(t, filepath.Join(ref, "seed2", "log.csv")))
+	gotLog := readCSV(t, readFile(t, filepath.Join(dir, "seed2", "log.csv")))
+	if len(gotLog) != len(wantLog) {
+		t.Fatalf("seed2/log.csv: %d rows, want %d", len(gotLog), len(wantLog))
+	}
+	for i := range wantLog { // all but the wall-time columns, seconds and fps
+		n := len(wantLog[i]) - 2
+		if strings.Join(gotLog[i][:n], ",") != strings.Join(wantLog[i][:n], ",") {
+			t.Errorf("seed2/log.csv row %d: %v, want %v", i, gotLog[i][:n], wantLog[i][:n])
+		}
+	}
+
+	for _, bad := range []string{"3", "-1"} {
+		code, _, errOut := runArgs(trainArgs(filepath.Join(t.TempDir(), "bad"), "-first-seed", bad)...)
+		if code != exitUsage || !strings.Contains(errOut, "-first-seed "+bad+": want 0 to -seeds (2)") {
+			t.Errorf("-first-seed %s with -seeds 2: exit %d, stderr %q", bad, code, errOut)
+		}
+	}
+}
+
 func TestTrainCaptureAndTag(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains Capture and Tag")
