@@ -72,6 +72,16 @@ type Config struct {
 	// is not an AgentRewarder, NewTeam returns an error wrapping
 	// ErrConfig.
 	AgentRewards bool
+	// DifferenceRewards trains each agent on its difference reward, for
+	// environments that have one (simulate.DifferenceRewarder, such as
+	// Tag): its own reward with the task reward R(A) replaced by what the
+	// team would lose without the agent's efforts, R(A) - R(A_{-i})
+	// (Wolpert and Tumer's credit assignment). Everything else is as with
+	// AgentRewards: advantages and values per agent; returns, evaluations
+	// and gains of the team reward. It excludes AgentRewards (Check
+	// returns an error if both are set); with an environment that is not a
+	// DifferenceRewarder, NewTeam returns an error wrapping ErrConfig.
+	DifferenceRewards bool
 
 	// Hidden are the widths of the hidden tanh layers of the actor and
 	// the critic networks (default 64, 64).
@@ -234,6 +244,9 @@ func (c Config) Check() error {
 	}
 	if c.Critic != Centralised && c.Critic != PerAgent {
 		return bad("Critic", int(c.Critic), "Centralised or PerAgent")
+	}
+	if c.AgentRewards && c.DifferenceRewards {
+		return fmt.Errorf("learn: AgentRewards and DifferenceRewards are both set, want at most one (each is a reward of each agent's own to train on): %w", ErrConfig)
 	}
 	for i, h := range c.Hidden {
 		if h < 1 {

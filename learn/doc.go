@@ -24,7 +24,10 @@
 // (simulate.AgentRewarder: in Tag a chaser's own distance term in place of
 // the team's mean of them): each agent's advantages then come from its
 // own rewards, and a Centralised critic estimates one value per agent.
-// Returns, evaluations and gains are those of the team reward either way.
+// With Config.DifferenceRewards each learns instead from its difference
+// reward (simulate.DifferenceRewarder: the task reward less what the team
+// would have without the agent's efforts), the same way. Returns,
+// evaluations and gains are those of the team reward in every case.
 //
 // # Training
 //

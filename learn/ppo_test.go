@@ -101,7 +101,7 @@ func refLayerSizes(tm *Team, critic bool) []int {
 		out = 1
 		if cfg.Critic == Centralised {
 			in = tm.n * tm.obsDim
-			if cfg.AgentRewards {
+			if cfg.AgentRewards || cfg.DifferenceRewards {
 				out = tm.n // a value per agent
 			}
 		}
@@ -113,7 +113,7 @@ func refLayerSizes(tm *Team, critic bool) []int {
 // frame: one per agent with per-agent critics or the agents' own rewards,
 // else one for the team.
 func refValueRows(cfg Config, n int) int {
-	if cfg.Critic == PerAgent || cfg.AgentRewards {
+	if cfg.Critic == PerAgent || cfg.AgentRewards || cfg.DifferenceRewards {
 		return n
 	}
 	return 1
@@ -307,13 +307,14 @@ func gradCases() []gradCase {
 		{"matrix-disc", matrixMaker(3, 2, true, "min", "mean")},
 		{"capture", captureMaker(2, 2, 5)},
 		{"tag-own-rewards", tagMaker(2, 2, 5)},
+		{"tag-difference-rewards", tagMaker(2, 2, 5)},
 	}
 	var cs []gradCase
 	for _, e := range envs {
 		for _, kind := range []TeamKind{Heterogeneous, Homogeneous} {
 			for _, critic := range []CriticKind{Centralised, PerAgent} {
 				for _, index := range []bool{false, true} {
-					cfg := Config{Kind: kind, Critic: critic, AgentIndex: index, AgentRewards: e.name == "tag-own-rewards",
+					cfg := Config{Kind: kind, Critic: critic, AgentIndex: index, AgentRewards: e.name == "tag-own-rewards", DifferenceRewards: e.name == "tag-difference-rewards",
 						Hidden: []int{6, 5}, Envs: 3, FramesPerIter: 30, Minibatch: 20,
 						LR: 0.03, Clip: 0.1, EntropyCoef: 0.05, InitLogStd: -0.3, MaxGradNorm: 10,
 						Gamma: 0.8, Lambda: 0.7, Seed: 11}

@@ -28,19 +28,25 @@ type buffer struct {
 	epReturn []float64 // undiscounted return of every episode of the iteration
 }
 
+// ownRewards reports whether each agent trains on a reward of its own
+// (agent or difference rewards) rather than on the team reward.
+func (t *Team) ownRewards() bool {
+	return t.cfg.AgentRewards || t.cfg.DifferenceRewards
+}
+
 // vRows is the number of value estimates per frame: 1 for a centralised
-// critic of the team reward, N for per-agent critics or agent rewards.
+// critic of the team reward, N for per-agent critics or own rewards.
 func (t *Team) vRows() int {
-	if t.cfg.Critic == PerAgent || t.cfg.AgentRewards {
+	if t.cfg.Critic == PerAgent || t.ownRewards() {
 		return t.n
 	}
 	return 1
 }
 
-// rewardWidth is the number of rewards stored per frame: N with agent
+// rewardWidth is the number of rewards stored per frame: N with own
 // rewards, else 1 (the team's).
 func (t *Team) rewardWidth() int {
-	if t.cfg.AgentRewards {
+	if t.ownRewards() {
 		return t.n
 	}
 	return 1
@@ -171,7 +177,7 @@ func (w *worker) episode(first int, r *rng) error {
 			}
 			ret[k] += rew[k]
 		}
-		if t.cfg.AgentRewards {
+		if t.ownRewards() {
 			if err := w.storeAgentRewards(f0); err != nil {
 				return err
 			}
@@ -182,11 +188,17 @@ func (w *worker) episode(first int, r *rng) error {
 	return nil
 }
 
-// storeAgentRewards writes the agents' own rewards of the last step into
-// the rewards of frames f0..f0+B-1.
+// storeAgentRewards writes the agents' own rewards (or, with
+// DifferenceRewards, their difference rewards) of the last step into the
+// rewards of frames f0..f0+B-1.
 func (w *worker) storeAgentRewards(f0 int) error {
 	t := w.t
-	rew := w.env.(simulate.AgentRewarder).AgentRewards()
+	var rew []float64
+	if t.cfg.DifferenceRewards {
+		rew = w.env.(simulate.DifferenceRewarder).DifferenceRewards()
+	} else {
+		rew = w.env.(simulate.AgentRewarder).AgentRewards()
+	}
 	if len(rew) != t.cfg.Envs*t.n {
 		return fmt.Errorf("learn: environment %s returned %d agent rewards, want %d (%d batch elements of %d agents): %w",
 			w.env.Name(), len(rew), t.cfg.Envs*t.n, t.cfg.Envs, t.n, ErrConfig)

@@ -84,6 +84,9 @@ func (t *Team) adopt(env simulate.Env) error {
 	if _, ok := env.(simulate.AgentRewarder); t.cfg.AgentRewards && !ok {
 		return fmt.Errorf("learn: AgentRewards: environment %s has no rewards of each agent's own (it is not a simulate.AgentRewarder): %w", env.Name(), ErrConfig)
 	}
+	if _, ok := env.(simulate.DifferenceRewarder); t.cfg.DifferenceRewards && !ok {
+		return fmt.Errorf("learn: DifferenceRewards: environment %s has no difference rewards (it is not a simulate.DifferenceRewarder): %w", env.Name(), ErrConfig)
+	}
 	if t.workers == nil {
 		t.n, t.obsDim, t.space = env.Agents(), env.ObsDim(), sp
 		if sp.Discrete && sp.Choices < 1 || !sp.Discrete && sp.Dim < 1 {

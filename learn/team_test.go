@@ -44,6 +44,14 @@ func TestNewTeamErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "AgentRewards") || !strings.Contains(err.Error(), "matrix") {
 		t.Errorf("AgentRewards in the matrix game: %v, want ErrConfig naming AgentRewards and the environment", err)
 	}
+	if _, err := NewTeam(captureMaker(2, 2, 5), Config{Envs: 2, DifferenceRewards: true}); !errors.Is(err, ErrConfig) ||
+		!strings.Contains(err.Error(), "DifferenceRewards") || !strings.Contains(err.Error(), "capture") {
+		t.Errorf("DifferenceRewards in Multi-goal-capture: %v, want ErrConfig naming DifferenceRewards and the environment", err)
+	}
+	if _, err := NewTeam(tagMaker(2, 2, 5), Config{Envs: 2, AgentRewards: true, DifferenceRewards: true}); !errors.Is(err, ErrConfig) ||
+		!strings.Contains(err.Error(), "AgentRewards and DifferenceRewards") {
+		t.Errorf("both AgentRewards and DifferenceRewards: %v, want ErrConfig naming both", err)
+	}
 	// A maker that ignores the batch it is asked for.
 	for _, b := range []int{2, 5} {
 		fixed := func(int) (simulate.Env, error) { return matrixMaker(2, 2, false, "min", "max")(b) }
@@ -219,13 +227,17 @@ func replay(t *testing.T, tm *Team, mk EnvMaker) {
 				}
 				for k, rw := range env.Reward() {
 					f := ((w*E+e)*L+s)*B + k
-					if !cfg.AgentRewards && tm.buf.reward[f] != rw {
+					if !cfg.AgentRewards && !cfg.DifferenceRewards && tm.buf.reward[f] != rw {
 						t.Fatalf("worker %d episode %d step %d element %d: reward %v, replay %v", w, e, s, k, tm.buf.reward[f], rw)
 					}
 					ret[k] += rw
 				}
-				if cfg.AgentRewards {
-					for q, rw := range env.(simulate.AgentRewarder).AgentRewards() {
+				if cfg.AgentRewards || cfg.DifferenceRewards {
+					own := env.(simulate.AgentRewarder).AgentRewards()
+					if cfg.DifferenceRewards {
+						own = env.(simulate.DifferenceRewarder).DifferenceRewards()
+					}
+					for q, rw := range own {
 						f := ((w*E+e)*L+s)*B + q/n
 						if tm.buf.reward[f*n+q%n] != rw {
 							t.Fatalf("worker %d episode %d step %d element %d agent %d: reward %v, replay %v", w, e, s, q/n, q%n, tm.buf.reward[f*n+q%n], rw)
@@ -567,5 +579,45 @@ func TestBadAgentRewards(t *testing.T) {
 		if tm.Iteration() != 0 {
 			t.Errorf("failed iteration counted: %d", tm.Iteration())
 		}
+	}
+}
+
+// markedDifference is Tag with difference rewards that differ from its
+// agent rewards in every step (by 1 + the agent's index), so that a team
+// that stored the wrong ones is caught.
+type markedDifference struct {
+	simulate.DifferenceRewarder
+	diff []float64
+}
+
+func (e *markedDifference) DifferenceRewards() []float64 {
+	own := e.AgentRewards()
+	n := e.Agents()
+	if e.diff == nil {
+		e.diff = make([]float64, len(own))
+	}
+	for q, v := range own {
+		e.diff[q] = v + 1 + float64(q%n)
+	}
+	return e.diff
+}
+
+// TestDifferenceRewardsStored checks that a team with DifferenceRewards
+// stores each agent's difference reward, not its agent reward, and that
+// its returns stay those of the team reward (the replay checks both).
+func TestDifferenceRewardsStored(t *testing.T) {
+	mk := func(b int) (simulate.Env, error) {
+		env, err := tagMaker(2, 2, 5)(b)
+		if err != nil {
+			return nil, err
+		}
+		return &markedDifference{DifferenceRewarder: env.(simulate.DifferenceRewarder)}, nil
+	}
+	for _, kind := range []TeamKind{Heterogeneous, Homogeneous} {
+		tm := mustTeam(t, mk, Config{Kind: kind, Hidden: []int{4}, Envs: 3, FramesPerIter: 30, DifferenceRewards: true, Seed: 4})
+		if err := tm.collect(); err != nil {
+			t.Fatal(err)
+		}
+		replay(t, tm, mk)
 	}
 }

@@ -213,6 +213,23 @@ type AgentRewarder interface {
 	AgentRewards() []float64
 }
 
+// DifferenceRewarder is implemented by environments that can pay each
+// agent its difference reward (Wolpert and Tumer's credit assignment):
+// its own reward (AgentRewarder) with the task reward R(A) replaced by
+// R(A) - R(A_{-i}), where A_{-i} is the effort matrix with agent i's row
+// set to zero, the reward the team would have had without agent i's
+// efforts. An agent that duplicates another's effort on a task whose T is
+// max is paid nothing for it; one that adds effort nobody else gives is
+// paid what it adds. Learners can train each agent on it
+// (learn.Config.DifferenceRewards); the team reward is unchanged.
+type DifferenceRewarder interface {
+	AgentRewarder
+	// DifferenceRewards returns the flat [B][N] difference rewards of the
+	// agents in the last step (zeros after Reset), owned by the
+	// environment like Reward.
+	DifferenceRewards() []float64
+}
+
 // Embodied is implemented by environments whose agents and tasks have
 // positions in the plane, for recording and plotting. The position
 // accessors of this package's environments panic with a "simulate: "

@@ -161,7 +161,9 @@ type TagConfig struct {
 // that an obstacle pushed out during the step. Tag is an AgentRewarder:
 // chaser i's own reward is the same with its own distance min_j |c_i - e_j|
 // in place of the mean over chasers (the paper's per-chaser form), so the
-// team reward is their mean.
+// team reward is their mean. Tag is a DifferenceRewarder too: chaser i's
+// difference reward is its own reward with R(A) - R(A_{-i}) in place of
+// R(A), A_{-i} the capture matrix without chaser i's captures.
 //
 // Parameters θ: the reward's "U.t", "T.t" (or "T0.t", ...), "drag" (in
 // [0, 1]), "force", "escaper.force" (in [0, MaxPhysical]), "chaser.speed",
@@ -189,15 +191,17 @@ type Tag struct {
 	obst          []float64 // [B][O][2]
 	obs, eff, rew []float64
 	agentRew      []float64 // [B][N]: each chaser's own reward
+	diffRew       []float64 // [B][N]: each chaser's difference reward
 	done          []bool
 	steps         int
 	started       bool
 
 	// next state, committed when a step succeeds
-	posN, velN, obsN, effN, rewN, agentRewN []float64
+	posN, velN, obsN, effN, rewN, agentRewN, diffRewN []float64
 	// per-element scratch
 	p, v, f []float64 // [N+M][2]
 	pushed  []bool    // [N+M]: pushed out by an obstacle during the step
+	row     []float64 // [M]: a row of efforts set aside by withoutRow
 	// counters of non-smooth events met by ReturnGradient (for tests)
 	walls, contacts, caps, captures int
 }
@@ -263,9 +267,11 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	g.eff, g.effN = make([]float64, B*N*M), make([]float64, B*N*M)
 	g.rew, g.rewN = make([]float64, B), make([]float64, B)
 	g.agentRew, g.agentRewN = make([]float64, B*N), make([]float64, B*N)
+	g.diffRew, g.diffRewN = make([]float64, B*N), make([]float64, B*N)
 	g.done = make([]bool, B)
 	g.p, g.v, g.f = make([]float64, 2*E), make([]float64, 2*E), make([]float64, 2*E)
 	g.pushed = make([]bool, E)
+	g.row = make([]float64, M)
 	if E > tagSureAgents(O) {
 		if err := g.spawn(0, 0); err != nil {
 			return nil, err
@@ -472,6 +478,7 @@ func (g *Tag) Reset(seed int64) error {
 	zero(g.eff)
 	zero(g.rew)
 	zero(g.agentRew)
+	zero(g.diffRew)
 	for b := range g.done {
 		g.done[b] = false
 	}
@@ -516,7 +523,7 @@ func (g *Tag) Step(actions []float64) error {
 		g.physics(p, v, obst)
 		copy(g.posN[b*E*2:(b+1)*E*2], p)
 		copy(g.velN[b*E*2:(b+1)*E*2], v)
-		r, err := g.score(b, g.posN, g.eff, g.effN, g.agentRewN[b*N:(b+1)*N])
+		r, err := g.score(b, g.posN, g.eff, g.effN, g.agentRewN[b*N:(b+1)*N], g.diffRewN[b*N:(b+1)*N])
 		if err != nil {
 			return fmt.Errorf("simulate: tag: batch %d: %w", b, err)
 		}
@@ -529,6 +536,7 @@ func (g *Tag) Step(actions []float64) error {
 	g.eff, g.effN = g.effN, g.eff
 	g.rew, g.rewN = g.rewN, g.rew
 	g.agentRew, g.agentRewN = g.agentRewN, g.agentRew
+	g.diffRew, g.diffRewN = g.diffRewN, g.diffRew
 	g.steps++
 	if g.steps >= g.length {
 		for b := range g.done {
@@ -668,8 +676,9 @@ func (g *Tag) nearest(p []float64, i int) (float64, int) {
 
 // score computes the efforts of element b from positions pos (and, unless
 // PerStep, the previous efforts prev) into eff, the chasers' own rewards
-// into agentRew ([N]), and returns the step's team reward.
-func (g *Tag) score(b int, pos, prev, eff, agentRew []float64) (float64, error) {
+// into agentRew ([N]) and their difference rewards into diffRew ([N]),
+// and returns the step's team reward.
+func (g *Tag) score(b int, pos, prev, eff, agentRew, diffRew []float64) (float64, error) {
 	N, M, E := g.n, g.m, g.ne
 	p := pos[b*E*2 : (b+1)*E*2]
 	e := eff[b*N*M : (b+1)*N*M]
@@ -693,9 +702,26 @@ func (g *Tag) score(b int, pos, prev, eff, agentRew []float64) (float64, error) 
 	}
 	shared := r - g.penalty*float64(g.collisions(p))
 	for i, d := range agentRew {
+		without, err := g.withoutRow(e, i)
+		if err != nil {
+			return r, err
+		}
+		diffRew[i] = -g.shaping*d + (shared - without)
 		agentRew[i] = -g.shaping*d + shared
 	}
 	return -g.shaping*dist/float64(N) + shared, nil
+}
+
+// withoutRow returns the task reward R of one element's [N][M] efforts e
+// with row i set to zero (e is restored before it returns).
+func (g *Tag) withoutRow(e []float64, i int) (float64, error) {
+	M := g.m
+	row := g.row
+	copy(row, e[i*M:(i+1)*M])
+	zero(e[i*M : (i+1)*M])
+	r, err := g.fn.value(e)
+	copy(e[i*M:(i+1)*M], row)
+	return r, err
 }
 
 // observe writes the observations of element b from positions and
@@ -748,6 +774,12 @@ func (g *Tag) Reward() []float64 { return g.rew }
 // step: chaser i's is -shaping · min_j |c_i - e_j| + R(A) - penalty ·
 // collisions, its own distance in place of the team's mean distance.
 func (g *Tag) AgentRewards() []float64 { return g.agentRew }
+
+// DifferenceRewards returns the flat [B][N] difference rewards of the
+// chasers in the last step: chaser i's is -shaping · min_j |c_i - e_j| +
+// R(A) - R(A_{-i}) - penalty · collisions, where A_{-i} is the capture
+// matrix without chaser i's captures.
+func (g *Tag) DifferenceRewards() []float64 { return g.diffRew }
 
 // Effort returns the flat [B][N][M] capture matrices of the last step.
 func (g *Tag) Effort() []float64 { return g.eff }

@@ -387,6 +387,22 @@ func TestTagMatchesDefinition(t *testing.T) {
 				if got := g.Reward()[b]; math.Abs(sum/float64(N)-got) > 1e-12 {
 					t.Fatalf("step %d element %d: mean of the chasers' rewards %v, team reward %v", s, b, sum/float64(N), got)
 				}
+				// Each chaser's difference reward: its own reward with
+				// R(A) - R(A without its captures) in place of R(A).
+				diff := g.DifferenceRewards()[b*N : (b+1)*N]
+				for i := 0; i < N; i++ {
+					without := append([]float64(nil), eff...)
+					for j := 0; j < M; j++ {
+						without[i*M+j] = 0
+					}
+					Rw, err := rw.Value(mat.NewDense(N, M, without))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := own[i] - Rw; math.Abs(diff[i]-want) > 1e-12 {
+						t.Fatalf("step %d element %d: chaser %d's difference reward %v, definition %v (R = %v, without it %v)", s, b, i, diff[i], want, R, Rw)
+					}
+				}
 			}
 			// The observation layout.
 			for b := 0; b < B; b++ {
@@ -1152,27 +1168,28 @@ func TestTagVMASForces(t *testing.T) {
 	}
 }
 
-// TestTagAgentRewardsLifecycle checks that the chasers' own rewards are
-// zero after Reset, set by a Step, untouched by a failed Step, and that
-// they differ between chasers by the shaping weight times the difference
-// of their distances.
+// TestTagAgentRewardsLifecycle checks that the chasers' own rewards and
+// their difference rewards are zero after Reset, set by a Step, untouched
+// by a failed Step, and that the own rewards differ between chasers by the
+// shaping weight times the difference of their distances.
 func TestTagAgentRewardsLifecycle(t *testing.T) {
 	g := newTag(t, TagConfig{Batch: 3})
-	var _ AgentRewarder = g
+	var _ DifferenceRewarder = g
 	N := g.Agents()
 	for round := 0; round < 2; round++ {
 		if err := g.Reset(int64(5 + round)); err != nil {
 			t.Fatal(err)
 		}
-		for k, v := range g.AgentRewards() {
+		for k, v := range append(g.AgentRewards(), g.DifferenceRewards()...) {
 			if v != 0 {
-				t.Fatalf("round %d: after Reset, agent reward %d is %v", round, k, v)
+				t.Fatalf("round %d: after Reset, agent or difference reward %d is %v", round, k, v)
 			}
 		}
 		if err := g.Step(randomActions(3, g.Batch()*N*2, -1, 1)); err != nil {
 			t.Fatal(err)
 		}
 		before := append([]float64(nil), g.AgentRewards()...)
+		beforeDiff := append([]float64(nil), g.DifferenceRewards()...)
 		bad := randomActions(4, g.Batch()*N*2, -1, 1)
 		bad[3] = math.NaN()
 		if err := g.Step(bad); !errors.Is(err, ErrAction) {
@@ -1181,6 +1198,11 @@ func TestTagAgentRewardsLifecycle(t *testing.T) {
 		for k, v := range g.AgentRewards() {
 			if v != before[k] {
 				t.Fatalf("a failed Step changed agent reward %d from %v to %v", k, before[k], v)
+			}
+		}
+		for k, v := range g.DifferenceRewards() {
+			if v != beforeDiff[k] {
+				t.Fatalf("a failed Step changed difference reward %d from %v to %v", k, beforeDiff[k], v)
 			}
 		}
 		for b := 0; b < g.Batch(); b++ {

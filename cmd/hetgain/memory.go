@@ -101,7 +101,7 @@ func teamBytes(c learn.Config, het bool, s envSizes, evalEpisodes int) float64 {
 		cIn, critics, values, cRows, central = in, actors, n, n, 0
 	}
 	cOut, rewards := 1.0, 1.0
-	if c.AgentRewards { // a reward and a value per agent
+	if c.AgentRewards || c.DifferenceRewards { // a reward and a value per agent
 		values, rewards = n, n
 		if c.Critic == learn.Centralised {
 			cOut = n

@@ -126,30 +126,31 @@ type trainFlags struct {
 	lr, entropy, gamma, lambda, clip, maxGradNorm   *float64
 	hidden                                          *string
 	ippo, agentIndex, agentRewards, reference       *bool
-	rawAdvantage                                    *bool
+	differenceRewards, rawAdvantage                 *bool
 }
 
 func addTrainFlags(fs *flag.FlagSet) trainFlags {
 	return trainFlags{
-		framesPerIter: fs.Int("frames-per-iter", 0, "frames each team collects per iteration (0: 1600, or 60000 with -reference; at most 10000000)"),
-		envs:          fs.Int("envs", 0, "environments in a batch (0: 64, or 600 with -reference; at most 1000000)"),
-		minibatch:     fs.Int("minibatch", 0, "frames per minibatch (0: 400, or 4096 with -reference, or the frames of an iteration if fewer; if set, at most the frames of an iteration)"),
-		epochs:        fs.Int("epochs", 0, "passes over an iteration's frames (0: 4, or 45 with -reference; at most 10000)"),
-		workers:       fs.Int("workers", 0, "goroutines collecting each team's rollouts (0: 1; at most 1024); results depend on it"),
-		evalEvery:     fs.Int("eval-every", 0, "iterations between evaluations (0: 1)"),
-		evalEpisodes:  fs.Int("eval-episodes", 0, "episodes of an evaluation (0: 32; at most 1000000)"),
-		lr:            fs.Float64("lr", 0, "Adam learning rate of actor and critic (0: 3e-3, or 5e-5 with -reference)"),
-		entropy:       fs.Float64("entropy", 0, "weight of PPO's entropy bonus (0: none)"),
-		gamma:         fs.Float64("gamma", 0, "discount γ, in (0, 1] (0: 0.9, as the paper)"),
-		lambda:        fs.Float64("lambda", 0, "GAE parameter λ, in (0, 1] (0: 0.9, as the paper)"),
-		clip:          fs.Float64("clip", 0, "PPO's clipping parameter ε (0: 0.2)"),
-		maxGradNorm:   fs.Float64("max-grad-norm", 0, "largest norm of a network's gradient per minibatch (0: 1, or 40 with -reference)"),
-		hidden:        fs.String("hidden", "", "widths of the hidden layers, as `64,64` (default 64,64, or 256,256 with -reference; at most 16 layers of 16384)"),
-		ippo:          fs.Bool("ippo", false, "IPPO: a critic per agent on its own observation (default MAPPO: one centralised critic)"),
-		agentIndex:    fs.Bool("agent-index", false, "append each agent's one-hot index to its observation"),
-		agentRewards:  fs.Bool("agent-rewards", false, "train each agent on its own reward, where the environment has one (tag: its own distance term); returns and gains stay the team's"),
-		reference:     fs.Bool("reference", false, "start from the paper's settings (learn.ReferenceConfig) instead of learn's defaults"),
-		rawAdvantage:  fs.Bool("raw-advantage", false, "do not normalise the advantages of each minibatch, as the paper's template (the default with -reference; -raw-advantage=false turns it off there)"),
+		framesPerIter:     fs.Int("frames-per-iter", 0, "frames each team collects per iteration (0: 1600, or 60000 with -reference; at most 10000000)"),
+		envs:              fs.Int("envs", 0, "environments in a batch (0: 64, or 600 with -reference; at most 1000000)"),
+		minibatch:         fs.Int("minibatch", 0, "frames per minibatch (0: 400, or 4096 with -reference, or the frames of an iteration if fewer; if set, at most the frames of an iteration)"),
+		epochs:            fs.Int("epochs", 0, "passes over an iteration's frames (0: 4, or 45 with -reference; at most 10000)"),
+		workers:           fs.Int("workers", 0, "goroutines collecting each team's rollouts (0: 1; at most 1024); results depend on it"),
+		evalEvery:         fs.Int("eval-every", 0, "iterations between evaluations (0: 1)"),
+		evalEpisodes:      fs.Int("eval-episodes", 0, "episodes of an evaluation (0: 32; at most 1000000)"),
+		lr:                fs.Float64("lr", 0, "Adam learning rate of actor and critic (0: 3e-3, or 5e-5 with -reference)"),
+		entropy:           fs.Float64("entropy", 0, "weight of PPO's entropy bonus (0: none)"),
+		gamma:             fs.Float64("gamma", 0, "discount γ, in (0, 1] (0: 0.9, as the paper)"),
+		lambda:            fs.Float64("lambda", 0, "GAE parameter λ, in (0, 1] (0: 0.9, as the paper)"),
+		clip:              fs.Float64("clip", 0, "PPO's clipping parameter ε (0: 0.2)"),
+		maxGradNorm:       fs.Float64("max-grad-norm", 0, "largest norm of a network's gradient per minibatch (0: 1, or 40 with -reference)"),
+		hidden:            fs.String("hidden", "", "widths of the hidden layers, as `64,64` (default 64,64, or 256,256 with -reference; at most 16 layers of 16384)"),
+		ippo:              fs.Bool("ippo", false, "IPPO: a critic per agent on its own observation (default MAPPO: one centralised critic)"),
+		agentIndex:        fs.Bool("agent-index", false, "append each agent's one-hot index to its observation"),
+		agentRewards:      fs.Bool("agent-rewards", false, "train each agent on its own reward, where the environment has one (tag: its own distance term); returns and gains stay the team's"),
+		differenceRewards: fs.Bool("difference-rewards", false, "train each agent on its difference reward, where the environment has one (tag: its own distance term plus R(A) less R(A) without its captures); returns and gains stay the team's"),
+		reference:         fs.Bool("reference", false, "start from the paper's settings (learn.ReferenceConfig) instead of learn's defaults"),
+		rawAdvantage:      fs.Bool("raw-advantage", false, "do not normalise the advantages of each minibatch, as the paper's template (the default with -reference; -raw-advantage=false turns it off there)"),
 	}
 }
 
@@ -216,6 +217,10 @@ func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
 	}
 	c.AgentIndex = *f.agentIndex
 	c.AgentRewards = *f.agentRewards
+	c.DifferenceRewards = *f.differenceRewards
+	if c.AgentRewards && c.DifferenceRewards {
+		return c, usagef("-agent-rewards and -difference-rewards: want at most one (each trains every agent on a reward of its own)")
+	}
 	if isSet(fs, "raw-advantage") {
 		c.RawAdvantage = *f.rawAdvantage
 	}
@@ -256,10 +261,14 @@ func (f trainFlags) checkSizes(fs *flag.FlagSet, spec learn.RunSpec, extraEpisod
 }
 
 // checkAgentRewards returns a usage error if team trains on the agents'
-// own rewards (-agent-rewards) in an environment like env, which has none.
+// own rewards (-agent-rewards) or difference rewards (-difference-rewards)
+// in an environment like env, which has none.
 func checkAgentRewards(team learn.Config, env simulate.Env) error {
 	if _, ok := env.(simulate.AgentRewarder); team.AgentRewards && !ok {
 		return usagef("-agent-rewards: %s has no rewards of each agent's own, only the team's (tag has: each chaser's own distance term)", env.Name())
+	}
+	if _, ok := env.(simulate.DifferenceRewarder); team.DifferenceRewards && !ok {
+		return usagef("-difference-rewards: %s has no difference rewards, only the team's (tag has)", env.Name())
 	}
 	return nil
 }

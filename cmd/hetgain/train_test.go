@@ -585,35 +585,46 @@ func TestTrainPlotPath(t *testing.T) {
 	}
 }
 
-// TestTrainAgentRewards checks -agent-rewards: refused, naming the flag and
-// the environment, where the environment has only the team reward, and
-// kept in the run's settings in Tag.
+// TestTrainAgentRewards checks -agent-rewards and -difference-rewards:
+// refused, naming the flag and the environment, where the environment has
+// only the team reward; refused together; and kept in the run's settings
+// in Tag.
 func TestTrainAgentRewards(t *testing.T) {
-	for _, args := range [][]string{
-		{"train", "-env", "matrix", "-U", "min", "-T", "max", "-agent-rewards", "-iterations", "1"},
-		{"hetgps", "-env", "capture", "-U", "softmax(0)", "-T", "softmax(0)", "-agent-rewards", "-iterations", "1"},
-	} {
-		dir := filepath.Join(t.TempDir(), "run")
-		code, _, errOut := runArgs(append(args, "-quiet", "-dir", dir)...)
-		if code != exitUsage || !strings.Contains(errOut, "-agent-rewards") || !strings.Contains(errOut, args[2]) {
-			t.Errorf("%s: exit %d, %q; want a usage error naming -agent-rewards and %s", strings.Join(args, " "), code, errOut, args[2])
+	for _, flagName := range []string{"-agent-rewards", "-difference-rewards"} {
+		for _, args := range [][]string{
+			{"train", "-env", "matrix", "-U", "min", "-T", "max", flagName, "-iterations", "1"},
+			{"hetgps", "-env", "capture", "-U", "softmax(0)", "-T", "softmax(0)", flagName, "-iterations", "1"},
+		} {
+			dir := filepath.Join(t.TempDir(), "run")
+			code, _, errOut := runArgs(append(args, "-quiet", "-dir", dir)...)
+			if code != exitUsage || !strings.Contains(errOut, flagName) || !strings.Contains(errOut, args[2]) {
+				t.Errorf("%s: exit %d, %q; want a usage error naming %s and %s", strings.Join(args, " "), code, errOut, flagName, args[2])
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("%s: the refused run made %s (%v)", strings.Join(args, " "), dir, err)
+			}
 		}
-		if _, err := os.Stat(dir); !os.IsNotExist(err) {
-			t.Errorf("%s: the refused run made %s (%v)", strings.Join(args, " "), dir, err)
+		dir := filepath.Join(t.TempDir(), "tag")
+		code, out, errOut := runArgs("train", "-env", "tag", "-U", "mean", "-T", "max", flagName, "-iterations", "1",
+			"-hidden", "8", "-envs", "2", "-frames-per-iter", "200", "-minibatch", "100", "-epochs", "1", "-eval-episodes", "2",
+			"-quiet", "-dir", dir)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d\n%s%s", flagName, code, out, errOut)
+		}
+		pair, err := learn.LoadPair(filepath.Join(dir, "seed1"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		het, hom := pair.Het().Config(), pair.Hom().Config()
+		own := flagName == "-agent-rewards"
+		if het.AgentRewards != own || hom.AgentRewards != own || het.DifferenceRewards == own || hom.DifferenceRewards == own {
+			t.Errorf("%s: the run's teams have AgentRewards %v, %v and DifferenceRewards %v, %v", flagName,
+				het.AgentRewards, hom.AgentRewards, het.DifferenceRewards, hom.DifferenceRewards)
 		}
 	}
-	dir := filepath.Join(t.TempDir(), "tag")
-	code, out, errOut := runArgs("train", "-env", "tag", "-U", "mean", "-T", "max", "-agent-rewards", "-iterations", "1",
-		"-hidden", "8", "-envs", "2", "-frames-per-iter", "200", "-minibatch", "100", "-epochs", "1", "-eval-episodes", "2",
-		"-quiet", "-dir", dir)
-	if code != exitOK {
-		t.Fatalf("exit %d\n%s%s", code, out, errOut)
-	}
-	pair, err := learn.LoadPair(filepath.Join(dir, "seed1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !pair.Het().Config().AgentRewards || !pair.Hom().Config().AgentRewards {
-		t.Error("the run's teams do not train on agent rewards")
+	dir := filepath.Join(t.TempDir(), "both")
+	code, _, errOut := runArgs("train", "-env", "tag", "-agent-rewards", "-difference-rewards", "-iterations", "1", "-quiet", "-dir", dir)
+	if code != exitUsage || !strings.Contains(errOut, "-agent-rewards and -difference-rewards") {
+		t.Errorf("both flags: exit %d, %q; want a usage error naming both", code, errOut)
 	}
 }
