@@ -165,8 +165,8 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return usagef("-seeds %d -iterations %d -x %d -y %d -grad-episodes %d -episode-length %d: want >= 1 (episode length >= 0)",
 				*seeds, *iterations, *x, *y, *gradEpisodes, *episodeLength)
 		}
-		if *firstSeed < 0 || *firstSeed > *seeds {
-			return usagef("-first-seed %d: want 0 to -seeds (%d)", *firstSeed, *seeds)
+		if err := checkFirstSeed(*firstSeed, *seeds); err != nil {
+			return err
 		}
 		for _, v := range []struct {
 			name     string

@@ -81,3 +81,13 @@ func checkOutput(flag, path string) error {
 	f.Close()
 	return os.Remove(f.Name())
 }
+
+// checkFirstSeed returns a usage error if -first-seed first is outside
+// [0, seeds], seeds being -seeds of a command that trains seeds first to
+// seeds.
+func checkFirstSeed(first, seeds int) error {
+	if first < 0 || first > seeds {
+		return usagef("-first-seed %d: want 0 to -seeds (%d)", first, seeds)
+	}
+	return nil
+}

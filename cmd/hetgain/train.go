@@ -305,8 +305,8 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *seeds < 1 || *iterations < 1 {
 			return usagef("-seeds %d -iterations %d: want >= 1", *seeds, *iterations)
 		}
-		if *firstSeed < 0 || *firstSeed > *seeds {
-			return usagef("-first-seed %d: want 0 to -seeds (%d)", *firstSeed, *seeds)
+		if err := checkFirstSeed(*firstSeed, *seeds); err != nil {
+			return err
 		}
 		if *n < 1 || *m < 1 {
 			return usagef("-N %d -M %d: want N >= 1 and M >= 1", *n, *m)
