@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/hetgain/hetgain/aggregators"
@@ -308,13 +309,14 @@ func gradCases() []gradCase {
 		{"capture", captureMaker(2, 2, 5)},
 		{"tag-own-rewards", tagMaker(2, 2, 5)},
 		{"tag-difference-rewards", tagMaker(2, 2, 5)},
+		{"matrix-difference-rewards", matrixMaker(2, 3, false, "mean", "max")},
 	}
 	var cs []gradCase
 	for _, e := range envs {
 		for _, kind := range []TeamKind{Heterogeneous, Homogeneous} {
 			for _, critic := range []CriticKind{Centralised, PerAgent} {
 				for _, index := range []bool{false, true} {
-					cfg := Config{Kind: kind, Critic: critic, AgentIndex: index, AgentRewards: e.name == "tag-own-rewards", DifferenceRewards: e.name == "tag-difference-rewards",
+					cfg := Config{Kind: kind, Critic: critic, AgentIndex: index, AgentRewards: e.name == "tag-own-rewards", DifferenceRewards: strings.HasSuffix(e.name, "difference-rewards"),
 						Hidden: []int{6, 5}, Envs: 3, FramesPerIter: 30, Minibatch: 20,
 						LR: 0.03, Clip: 0.1, EntropyCoef: 0.05, InitLogStd: -0.3, MaxGradNorm: 10,
 						Gamma: 0.8, Lambda: 0.7, Seed: 11}

@@ -233,9 +233,11 @@ func replay(t *testing.T, tm *Team, mk EnvMaker) {
 					ret[k] += rw
 				}
 				if cfg.AgentRewards || cfg.DifferenceRewards {
-					own := env.(simulate.AgentRewarder).AgentRewards()
+					var own []float64
 					if cfg.DifferenceRewards {
 						own = env.(simulate.DifferenceRewarder).DifferenceRewards()
+					} else {
+						own = env.(simulate.AgentRewarder).AgentRewards()
 					}
 					for q, rw := range own {
 						f := ((w*E+e)*L+s)*B + q/n
@@ -586,7 +588,7 @@ func TestBadAgentRewards(t *testing.T) {
 // agent rewards in every step (by 1 + the agent's index), so that a team
 // that stored the wrong ones is caught.
 type markedDifference struct {
-	simulate.DifferenceRewarder
+	*simulate.Tag
 	diff []float64
 }
 
@@ -611,7 +613,7 @@ func TestDifferenceRewardsStored(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return &markedDifference{DifferenceRewarder: env.(simulate.DifferenceRewarder)}, nil
+		return &markedDifference{Tag: env.(*simulate.Tag)}, nil
 	}
 	for _, kind := range []TeamKind{Heterogeneous, Homogeneous} {
 		tm := mustTeam(t, mk, Config{Kind: kind, Hidden: []int{4}, Envs: 3, FramesPerIter: 30, DifferenceRewards: true, Seed: 4})

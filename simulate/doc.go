@@ -15,9 +15,9 @@
 //
 // An environment whose team reward is the mean of rewards of each agent's
 // own (Tag: each chaser's own distance term) is an AgentRewarder, whose
-// AgentRewards are [B][N]; one that also pays each agent what the team
-// would lose without its efforts (Tag) is a DifferenceRewarder, whose
-// DifferenceRewards are [B][N].
+// AgentRewards are [B][N]. One that can pay each agent what the team
+// would lose without its efforts (Tag, the matrix game) is a
+// DifferenceRewarder, whose DifferenceRewards are [B][N].
 //
 // Environments: MatrixGame (the one-step matrix game of the paper,
 // continuous or discrete), Capture (Multi-goal-capture with the VMAS

@@ -215,15 +215,16 @@ type AgentRewarder interface {
 
 // DifferenceRewarder is implemented by environments that can pay each
 // agent its difference reward (Wolpert and Tumer's credit assignment):
-// its own reward (AgentRewarder) with the task reward R(A) replaced by
-// R(A) - R(A_{-i}), where A_{-i} is the effort matrix with agent i's row
-// set to zero, the reward the team would have had without agent i's
-// efforts. An agent that duplicates another's effort on a task whose T is
-// max is paid nothing for it; one that adds effort nobody else gives is
-// paid what it adds. Learners can train each agent on it
+// the step's reward with the task reward R(A) replaced by R(A) - R(A_{-i}),
+// where A_{-i} is the effort matrix with agent i's row set to zero, the
+// reward the team would have had without agent i's efforts (and, in an
+// AgentRewarder, with the agent's own terms in place of the team's, as in
+// its AgentRewards). An agent that duplicates another's effort on a task
+// whose T is max is paid nothing for it; one that adds effort nobody else
+// gives is paid what it adds. Learners can train each agent on it
 // (learn.Config.DifferenceRewards); the team reward is unchanged.
 type DifferenceRewarder interface {
-	AgentRewarder
+	Env
 	// DifferenceRewards returns the flat [B][N] difference rewards of the
 	// agents in the last step (zeros after Reset), owned by the
 	// environment like Reward.

@@ -33,6 +33,33 @@ func ExampleMatrixGame() {
 	// rewards: [1 0.5]
 }
 
+// Difference rewards under R = mean over tasks of max over agents: an
+// agent that repeats its partner's task adds nothing, and is paid nothing;
+// a specialist is paid what the team would lose without it.
+func ExampleMatrixGame_DifferenceRewards() {
+	r := aggregators.NewReward(aggregators.Mean{}, aggregators.Max{})
+	g, err := simulate.NewMatrixGame(2, 2, 2, true, r)
+	if err != nil {
+		panic(err)
+	}
+	if err := g.Reset(0); err != nil {
+		panic(err)
+	}
+	// Discrete actions are task indices, flat [B][N].
+	actions := []float64{
+		0, 0, // batch 0: both agents on task 0
+		0, 1, // batch 1: one agent on each task
+	}
+	if err := g.Step(actions); err != nil {
+		panic(err)
+	}
+	fmt.Println("team rewards:", g.Reward())
+	fmt.Println("difference rewards:", g.DifferenceRewards())
+	// Output:
+	// team rewards: [0.5 1]
+	// difference rewards: [0 0 0.5 0.5]
+}
+
 // The derivative of the matrix game's reward with respect to the softmax
 // temperatures of U and T, for a fixed allocation.
 func ExampleReturnGradient() {

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/hetgain/hetgain/aggregators"
 )
@@ -21,6 +22,9 @@ import (
 // Discrete game: each agent picks one task index j in [0, M); r_ij = 1 for
 // the chosen task and 0 elsewhere.
 //
+// The game is a DifferenceRewarder: agent i's difference reward is
+// R(A) - R(A_{-i}), A_{-i} the efforts with its row set to zero.
+//
 // Parameters: "U.t" and "T.t" (or "T0.t", "T1.t", ... for per-task inner
 // operators) for the parametric operators of the reward. The Budget of
 // the reward is not used: every effort row sums to 1.
@@ -35,6 +39,12 @@ type MatrixGame struct {
 	eff, effTmp []float64
 	done        []bool
 	started     bool
+
+	// diff holds the [B][N] difference rewards of the last step once
+	// DifferenceRewards has computed them (diffOK), row a scratch row.
+	diff   []float64
+	diffOK bool
+	row    []float64
 }
 
 // NewMatrixGame returns the matrix game with batch elements, agents agents
@@ -67,6 +77,7 @@ func NewMatrixGame(batch, agents, tasks int, discrete bool, r *aggregators.Rewar
 	g.rew, g.rewTmp = make([]float64, batch), make([]float64, batch)
 	g.eff, g.effTmp = make([]float64, batch*agents*tasks), make([]float64, batch*agents*tasks)
 	g.done = make([]bool, batch)
+	g.diff, g.row = make([]float64, batch*agents), make([]float64, tasks)
 	return g, nil
 }
 
@@ -155,6 +166,8 @@ func (g *MatrixGame) Reset(seed int64) error {
 	for k := range g.eff {
 		g.eff[k] = 0
 	}
+	zero(g.diff)
+	g.diffOK = true
 	g.started = true
 	return nil
 }
@@ -227,10 +240,40 @@ func (g *MatrixGame) Step(actions []float64) error {
 	}
 	g.eff, g.effTmp = g.effTmp, g.eff
 	g.rew, g.rewTmp = g.rewTmp, g.rew
+	g.diffOK = false
 	for b := range g.done {
 		g.done[b] = true
 	}
 	return nil
+}
+
+// DifferenceRewards returns the flat [B][N] difference rewards of the last
+// step (zeros after Reset): agent i's is R(A) - R(A_{-i}), A_{-i} the
+// efforts with agent i's row set to zero. They are computed at the first
+// call after a Step (N evaluations of the reward per batch element, with
+// the reward's parameters at that call), so training on the team reward
+// alone does not pay for them. A reward that
+// cannot be evaluated without an agent gives NaN, which learners report.
+func (g *MatrixGame) DifferenceRewards() []float64 {
+	if g.diffOK {
+		return g.diff
+	}
+	n, m := g.n, g.m
+	for b := 0; b < g.batch; b++ {
+		e := g.eff[b*n*m : (b+1)*n*m]
+		for i := 0; i < n; i++ {
+			copy(g.row, e[i*m:(i+1)*m])
+			zero(e[i*m : (i+1)*m])
+			without, err := g.fn.value(e)
+			copy(e[i*m:(i+1)*m], g.row)
+			if err != nil {
+				without = math.NaN()
+			}
+			g.diff[b*n+i] = g.rew[b] - without
+		}
+	}
+	g.diffOK = true
+	return g.diff
 }
 
 // matrixEffortRow maps one continuous action u to its effort row r and
@@ -359,6 +402,7 @@ func (g *MatrixGame) ReturnGradient(pol Policy, seed int64, params []string) ([]
 		copy(g.eff[b*n*m:(b+1)*n*m], eff)
 		g.done[b] = true
 	}
+	g.diffOK = false
 	return ret, grad, nil
 }
 

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -107,6 +108,7 @@ func TestMatrixRewardMatchesAggregators(t *testing.T) {
 				if got := g.Reward()[b]; got != want && math.Abs(got-want) > 1e-14*math.Abs(want) {
 					t.Errorf("%s∘%v discrete=%v batch %d: reward %v, aggregators say %v", c.u, c.inner, discrete, b, got, want)
 				}
+				checkDifferenceRewards(t, g, b, fmt.Sprintf("%s∘%v discrete=%v", c.u, c.inner, discrete))
 			}
 			if !g.Done()[0] {
 				t.Error("not done after one step")
@@ -432,5 +434,66 @@ func BenchmarkMatrixGradient(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)*B*4/b.Elapsed().Seconds(), "agent-steps/s")
 		})
+	}
+}
+
+// checkDifferenceRewards checks batch element b of g's difference rewards
+// against the aggregators: agent i's is R(A) - R(A with row i zero).
+func checkDifferenceRewards(t *testing.T, g *MatrixGame, b int, what string) {
+	t.Helper()
+	N, M := g.Agents(), g.Tasks()
+	eff := g.Effort()[b*N*M : (b+1)*N*M]
+	R, err := g.TeamReward().Value(mat.NewDense(N, M, append([]float64(nil), eff...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < N; i++ {
+		without := append([]float64(nil), eff...)
+		for j := 0; j < M; j++ {
+			without[i*M+j] = 0
+		}
+		Rw, err := g.TeamReward().Value(mat.NewDense(N, M, without))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := R - Rw
+		if got := g.DifferenceRewards()[b*N+i]; math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(R)) {
+			t.Errorf("%s batch %d: agent %d's difference reward %v, aggregators say %v (R %v, without it %v)", what, b, i, got, want, R, Rw)
+		}
+	}
+}
+
+// TestMatrixDifferenceRewardsLifecycle checks that the difference rewards
+// are zero after Reset and follow the step that set the efforts, whether
+// a Step or ReturnGradient, even when read before it.
+func TestMatrixDifferenceRewardsLifecycle(t *testing.T) {
+	const B, N, M = 3, 3, 2
+	g, err := NewMatrixGame(B, N, M, false, reward(t, "softmax(-1)", "softmax(2)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var _ DifferenceRewarder = g
+	for round := 0; round < 2; round++ {
+		if err := g.Reset(0); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range g.DifferenceRewards() {
+			if v != 0 {
+				t.Fatalf("round %d: after Reset, difference reward %d is %v", round, k, v)
+			}
+		}
+		if err := g.Step(randomActions(int64(3+round), B*N*M, -0.5, 0.5)); err != nil {
+			t.Fatal(err)
+		}
+		for b := 0; b < B; b++ {
+			checkDifferenceRewards(t, g, b, fmt.Sprintf("round %d step", round))
+		}
+		pol := NewLinearTanh(N, 1, M, 0.5, 0.8, 1.5, int64(7+round))
+		if _, _, err := g.ReturnGradient(pol, 1, []string{"U.t"}); err != nil {
+			t.Fatal(err)
+		}
+		for b := 0; b < B; b++ {
+			checkDifferenceRewards(t, g, b, fmt.Sprintf("round %d ReturnGradient", round))
+		}
 	}
 }

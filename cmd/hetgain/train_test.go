@@ -592,7 +592,7 @@ func TestTrainPlotPath(t *testing.T) {
 func TestTrainAgentRewards(t *testing.T) {
 	for _, flagName := range []string{"-agent-rewards", "-difference-rewards"} {
 		for _, args := range [][]string{
-			{"train", "-env", "matrix", "-U", "min", "-T", "max", flagName, "-iterations", "1"},
+			{"train", "-env", map[string]string{"-agent-rewards": "matrix", "-difference-rewards": "capture"}[flagName], "-U", "min", "-T", "max", flagName, "-iterations", "1"},
 			{"hetgps", "-env", "capture", "-U", "softmax(0)", "-T", "softmax(0)", flagName, "-iterations", "1"},
 		} {
 			dir := filepath.Join(t.TempDir(), "run")
