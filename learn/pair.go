@@ -43,7 +43,8 @@ func (s RunSpec) withDefaults() RunSpec {
 
 // Check returns an error wrapping ErrConfig naming the first invalid
 // setting of s. Without a Maker it checks the environment by building
-// it (with one batch element), as training does.
+// it (with one batch element), as training does, and that it has the
+// agent or difference rewards the team trains on.
 func (s RunSpec) Check() error {
 	if err := s.Team.Check(); err != nil {
 		return err
@@ -53,9 +54,11 @@ func (s RunSpec) Check() error {
 			s.Iterations, s.EvalEvery, s.EvalEpisodes, ErrConfig)
 	}
 	if s.Maker == nil {
-		if _, err := s.Env.New(1); err != nil {
+		env, err := s.Env.New(1)
+		if err != nil {
 			return err
 		}
+		return checkOwnRewards(s.Team, env)
 	}
 	return nil
 }

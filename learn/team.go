@@ -72,6 +72,18 @@ func NewTeam(newEnv EnvMaker, cfg Config) (*Team, error) {
 	return t, nil
 }
 
+// checkOwnRewards returns an error wrapping ErrConfig if cfg trains on
+// agent rewards or difference rewards that env does not have.
+func checkOwnRewards(cfg Config, env simulate.Env) error {
+	if _, ok := env.(simulate.AgentRewarder); cfg.AgentRewards && !ok {
+		return fmt.Errorf("learn: AgentRewards: environment %s has no rewards of each agent's own (it is not a simulate.AgentRewarder): %w", env.Name(), ErrConfig)
+	}
+	if _, ok := env.(simulate.DifferenceRewarder); cfg.DifferenceRewards && !ok {
+		return fmt.Errorf("learn: DifferenceRewards: environment %s has no difference rewards (it is not a simulate.DifferenceRewarder): %w", env.Name(), ErrConfig)
+	}
+	return nil
+}
+
 // adopt checks that env fits the team (the first one sets the sizes).
 func (t *Team) adopt(env simulate.Env) error {
 	if env == nil {
@@ -81,11 +93,8 @@ func (t *Team) adopt(env simulate.Env) error {
 	if env.Batch() != t.cfg.Envs {
 		return fmt.Errorf("learn: EnvMaker returned an environment of batch %d for %d: %w", env.Batch(), t.cfg.Envs, ErrConfig)
 	}
-	if _, ok := env.(simulate.AgentRewarder); t.cfg.AgentRewards && !ok {
-		return fmt.Errorf("learn: AgentRewards: environment %s has no rewards of each agent's own (it is not a simulate.AgentRewarder): %w", env.Name(), ErrConfig)
-	}
-	if _, ok := env.(simulate.DifferenceRewarder); t.cfg.DifferenceRewards && !ok {
-		return fmt.Errorf("learn: DifferenceRewards: environment %s has no difference rewards (it is not a simulate.DifferenceRewarder): %w", env.Name(), ErrConfig)
+	if err := checkOwnRewards(t.cfg, env); err != nil {
+		return err
 	}
 	if t.workers == nil {
 		t.n, t.obsDim, t.space = env.Agents(), env.ObsDim(), sp

@@ -256,6 +256,9 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		for name := range cl {
 			return usagef("-clamp: %q is not one of -params %s", name, *params)
 		}
+		if err := checkAgentRewards(spec.Run); err != nil {
+			return err
+		}
 		if err := spec.Check(); err != nil {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 		}

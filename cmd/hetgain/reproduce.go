@@ -119,6 +119,10 @@ running.
 (the experiments have none, as the paper): e.g. tag-large -entropy 0.01
 -dir results/tag-large-entropy. A run keeps the setting it was trained
 with; a directory of runs trained without it is refused, not mixed.
+-difference-rewards trains every agent on its difference reward (the
+experiments train on the team reward, as the paper), in the experiments
+of Tag and the matrix game; the same holds for a directory trained
+without it.
 
 -jobs runs several runs at once; each already uses two goroutines (one per
 team), so -jobs 1 (the default) keeps two cores busy. The results do not
@@ -163,6 +167,7 @@ type reproduceJob struct {
 	firstSeed  int     // -first-seed, 0 if not given
 	iterations int     // 0 if -iterations was not given
 	entropy    float64 // -entropy, 0 if not given
+	difference bool    // -difference-rewards
 	pairs      string  // -pairs, "" for all
 	variants   string  // -variants, "" for all
 	tableOnly  bool    // -table: tabulate the finished runs, train nothing
@@ -177,6 +182,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	firstSeed := fs.Int("first-seed", 0, "train and tabulate only seeds `S` to -seeds of each cell (0: from 1)")
 	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's; at most 1000000)")
 	entropy := fs.Float64("entropy", 0, "train with PPO's entropy bonus of weight `W` (0: the experiment's, none; learning experiments only)")
+	difference := fs.Bool("difference-rewards", false, "train each agent on its difference reward (learning experiments in tag and the matrix game only)")
 	pairs := fs.String("pairs", "", "only these (U, T) pairs, `U-T,...` (default all)")
 	variants := fs.String("variants", "", "only these variants, `LABEL,...` as range-0,range-0p35 (default all)")
 	tableOnly := fs.Bool("table", false, "write the table and figures of the runs finished in DIR, without training")
@@ -212,11 +218,14 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *entropy > 0 && r.name == "hetgps" {
 			return usagef("-entropy %v: reproduce hetgps runs its presets' settings; use hetgain hetgps -entropy", *entropy)
 		}
+		if *difference && r.name == "hetgps" {
+			return usagef("-difference-rewards: reproduce hetgps runs its presets' settings; use hetgain hetgps -difference-rewards")
+		}
 		if *variants != "" && r.name == "hetgps" {
 			return usagef("-variants %s: reproduce hetgps has settings, not variants: use -setting", *variants)
 		}
 		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, firstSeed: *firstSeed, iterations: *iterations,
-			entropy: *entropy, pairs: *pairs, variants: *variants, tableOnly: *tableOnly, quiet: *quiet})
+			entropy: *entropy, difference: *difference, pairs: *pairs, variants: *variants, tableOnly: *tableOnly, quiet: *quiet})
 	}
 }
 
@@ -244,6 +253,7 @@ func runExperiment(j *reproduceJob) error {
 	if j.entropy > 0 {
 		e.Team.EntropyCoef = j.entropy
 	}
+	e.Team.DifferenceRewards = j.difference
 	if j.pairs != "" { // else the experiment's own pairs (all, or tag-large-30m's one)
 		if e, err = e.WithPairs(j.pairs); err != nil {
 			return usagef("-pairs: %s", strings.TrimPrefix(err.Error(), "reproduce: "))

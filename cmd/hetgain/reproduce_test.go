@@ -548,3 +548,45 @@ func TestReproduceEntropy(t *testing.T) {
 		t.Errorf("reproduce -entropy 0.01 hetgps: exit %d, %q; want a usage error", code, errOut)
 	}
 }
+
+// TestReproduceDifferenceRewards checks that -difference-rewards trains
+// every run on difference rewards (recorded in its spec), that a directory
+// trained without them is refused rather than mixed, and that it is
+// refused where the environment has none and for hetgps.
+func TestReproduceDifferenceRewards(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m2")
+	args := []string{"reproduce", "matrix2", "-dir", dir, "-seeds", "1", "-iterations", "2", "-quiet"}
+	var out, errb bytes.Buffer
+	if code := runTiny(newApp(context.Background(), &out, &errb), append(args, "-difference-rewards")...); code != exitOK {
+		t.Fatalf("-difference-rewards: exit %d, stderr %q", code, errb.String())
+	}
+	specs, err := filepath.Glob(filepath.Join(dir, "*", "*", "seed1", "spec.json"))
+	if err != nil || len(specs) != 8 {
+		t.Fatalf("%d run specs (%v), want 8", len(specs), err)
+	}
+	for _, p := range specs {
+		var spec learn.RunSpec
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &spec); err != nil {
+			t.Fatal(err)
+		}
+		if !spec.Team.DifferenceRewards {
+			t.Errorf("%s: DifferenceRewards false", p)
+		}
+	}
+	errb.Reset()
+	if code := runTiny(newApp(context.Background(), &out, &errb), args...); code == exitOK || !strings.Contains(errb.String(), "DifferenceRewards") {
+		t.Errorf("the same directory without -difference-rewards: exit %d, stderr %q; want an error naming DifferenceRewards", code, errb.String())
+	}
+	capture := filepath.Join(t.TempDir(), "capture")
+	code, _, errOut := runArgs("reproduce", "capture", "-dir", capture, "-seeds", "1", "-iterations", "1", "-difference-rewards", "-quiet")
+	if code == exitOK || !strings.Contains(errOut, "DifferenceRewards") || !strings.Contains(errOut, "capture") {
+		t.Errorf("reproduce capture -difference-rewards: exit %d, %q; want an error naming DifferenceRewards and capture", code, errOut)
+	}
+	if code, _, errOut := runArgs("reproduce", "-difference-rewards", "hetgps", "softmax"); code != exitUsage || !strings.Contains(errOut, "hetgps") {
+		t.Errorf("reproduce -difference-rewards hetgps: exit %d, %q; want a usage error", code, errOut)
+	}
+}

@@ -246,9 +246,6 @@ func (f trainFlags) checkSizes(fs *flag.FlagSet, spec learn.RunSpec, extraEpisod
 	if err != nil {
 		return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 	}
-	if err := checkAgentRewards(spec.Team, env); err != nil {
-		return err
-	}
 	s := sizesOfEnv(env, spec.Env.Tasks)
 	full := spec.WithDefaults()
 	frames := float64(full.Team.FramesPerIteration(s.length))
@@ -260,10 +257,16 @@ func (f trainFlags) checkSizes(fs *flag.FlagSet, spec learn.RunSpec, extraEpisod
 		append(sizeFlags(spec), extraFlags...)...)
 }
 
-// checkAgentRewards returns a usage error if team trains on the agents'
-// own rewards (-agent-rewards) or difference rewards (-difference-rewards)
-// in an environment like env, which has none.
-func checkAgentRewards(team learn.Config, env simulate.Env) error {
+// checkAgentRewards returns a usage error naming the flag if the teams of
+// spec train on the agents' own rewards (-agent-rewards) or difference
+// rewards (-difference-rewards) in an environment that has none. An
+// environment that cannot be built is left to spec.Check.
+func checkAgentRewards(spec learn.RunSpec) error {
+	env, err := spec.Env.New(1)
+	if err != nil {
+		return nil
+	}
+	team := spec.Team
 	if _, ok := env.(simulate.AgentRewarder); team.AgentRewards && !ok {
 		return usagef("-agent-rewards: %s has no rewards of each agent's own, only the team's (tag has: each chaser's own distance term)", env.Name())
 	}
@@ -346,6 +349,9 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				return usagef("-env-params: %v", err)
 			}
 			spec.Env.Params = *p
+		}
+		if err := checkAgentRewards(spec); err != nil {
+			return err
 		}
 		if err := spec.Check(); err != nil {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
