@@ -179,7 +179,14 @@ func TestRunDirSpellings(t *testing.T) {
 		t.Fatalf("spec.json has no AgentRewards to remove:\n%s", old)
 	}
 	unknown := strings.Replace(old, `"AgentRewards": false,`, `"AgentRewards": false, "Telepathy": true,`, 1)
-	own := respelled
+	// Agent rewards need an environment that has them: the same run in Tag.
+	tagNoField := strings.Replace(noField, `"Name": "capture"`, `"Name": "tag"`, 1)
+	if tagNoField == noField {
+		t.Fatalf("spec.json has no capture to rename:\n%s", noField)
+	}
+	tagSpec := respelled
+	tagSpec.Env.Name = "tag"
+	own := tagSpec
 	own.Team.AgentRewards = true
 	for _, c := range []struct {
 		file, what string
@@ -187,7 +194,8 @@ func TestRunDirSpellings(t *testing.T) {
 		want       string // "" for a match, else the setting named
 	}{
 		{noField, "without AgentRewards", respelled, ""},
-		{noField, "without AgentRewards, against agent rewards", own, "Team.AgentRewards"},
+		{tagNoField, "without AgentRewards, in Tag", tagSpec, ""},
+		{tagNoField, "without AgentRewards, against agent rewards", own, "Team.AgentRewards"},
 		{unknown, "with an unknown setting", respelled, "Team.Telepathy"},
 	} {
 		if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {
