@@ -517,19 +517,7 @@ func TestReproduceEntropy(t *testing.T) {
 	if code := runTiny(newApp(context.Background(), &out, &errb), append(args, "-entropy", "0.05")...); code != exitOK {
 		t.Fatalf("-entropy 0.05: exit %d, stderr %q", code, errb.String())
 	}
-	specs, err := filepath.Glob(filepath.Join(dir, "*", "*", "seed1", "spec.json"))
-	if err != nil || len(specs) != 8 {
-		t.Fatalf("%d run specs (%v), want 8", len(specs), err)
-	}
-	for _, p := range specs {
-		var spec learn.RunSpec
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, &spec); err != nil {
-			t.Fatal(err)
-		}
+	for p, spec := range seed1Specs(t, dir, 8) {
 		if spec.Team.EntropyCoef != 0.05 {
 			t.Errorf("%s: EntropyCoef %v, want 0.05", p, spec.Team.EntropyCoef)
 		}
@@ -560,19 +548,7 @@ func TestReproduceDifferenceRewards(t *testing.T) {
 	if code := runTiny(newApp(context.Background(), &out, &errb), append(args, "-difference-rewards")...); code != exitOK {
 		t.Fatalf("-difference-rewards: exit %d, stderr %q", code, errb.String())
 	}
-	specs, err := filepath.Glob(filepath.Join(dir, "*", "*", "seed1", "spec.json"))
-	if err != nil || len(specs) != 8 {
-		t.Fatalf("%d run specs (%v), want 8", len(specs), err)
-	}
-	for _, p := range specs {
-		var spec learn.RunSpec
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, &spec); err != nil {
-			t.Fatal(err)
-		}
+	for p, spec := range seed1Specs(t, dir, 8) {
 		if !spec.Team.DifferenceRewards {
 			t.Errorf("%s: DifferenceRewards false", p)
 		}
@@ -589,4 +565,27 @@ func TestReproduceDifferenceRewards(t *testing.T) {
 	if code, _, errOut := runArgs("reproduce", "-difference-rewards", "hetgps", "softmax"); code != exitUsage || !strings.Contains(errOut, "hetgps") {
 		t.Errorf("reproduce -difference-rewards hetgps: exit %d, %q; want a usage error", code, errOut)
 	}
+}
+
+// seed1Specs returns the run specs of the seed-1 runs of the reproduction
+// in dir, by path, failing unless there are want of them.
+func seed1Specs(t *testing.T, dir string, want int) map[string]learn.RunSpec {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*", "*", "seed1", "spec.json"))
+	if err != nil || len(paths) != want {
+		t.Fatalf("%d run specs (%v), want %d", len(paths), err, want)
+	}
+	specs := make(map[string]learn.RunSpec, len(paths))
+	for _, p := range paths {
+		var spec learn.RunSpec
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &spec); err != nil {
+			t.Fatal(err)
+		}
+		specs[p] = spec
+	}
+	return specs
 }
