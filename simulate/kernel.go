@@ -461,3 +461,15 @@ func (f *rewardFn) tangent(a, da []float64, slotU int, slotT []int, dr []float64
 	}
 	return r, nil
 }
+
+// valueWithoutRow returns the reward of the [N][M] efforts e with row i set
+// to zero, R(A_{-i}) of a difference reward; row ([M]) holds the row while
+// it is zero, and e is restored before it returns.
+func (f *rewardFn) valueWithoutRow(e, row []float64, i int) (float64, error) {
+	m := f.m
+	copy(row, e[i*m:(i+1)*m])
+	zero(e[i*m : (i+1)*m])
+	r, err := f.value(e)
+	copy(e[i*m:(i+1)*m], row)
+	return r, err
+}

@@ -262,10 +262,7 @@ func (g *MatrixGame) DifferenceRewards() []float64 {
 	for b := 0; b < g.batch; b++ {
 		e := g.eff[b*n*m : (b+1)*n*m]
 		for i := 0; i < n; i++ {
-			copy(g.row, e[i*m:(i+1)*m])
-			zero(e[i*m : (i+1)*m])
-			without, err := g.fn.value(e)
-			copy(e[i*m:(i+1)*m], g.row)
+			without, err := g.fn.valueWithoutRow(e, g.row, i)
 			if err != nil {
 				without = math.NaN()
 			}

@@ -201,7 +201,7 @@ type Tag struct {
 	// per-element scratch
 	p, v, f []float64 // [N+M][2]
 	pushed  []bool    // [N+M]: pushed out by an obstacle during the step
-	row     []float64 // [M]: a row of efforts set aside by withoutRow
+	row     []float64 // [M]: a row of efforts set aside by valueWithoutRow
 	// counters of non-smooth events met by ReturnGradient (for tests)
 	walls, contacts, caps, captures int
 }
@@ -702,7 +702,7 @@ func (g *Tag) score(b int, pos, prev, eff, agentRew, diffRew []float64) (float64
 	}
 	shared := r - g.penalty*float64(g.collisions(p))
 	for i, d := range agentRew {
-		without, err := g.withoutRow(e, i)
+		without, err := g.fn.valueWithoutRow(e, g.row, i)
 		if err != nil {
 			return r, err
 		}
@@ -710,18 +710,6 @@ func (g *Tag) score(b int, pos, prev, eff, agentRew, diffRew []float64) (float64
 		agentRew[i] = -g.shaping*d + shared
 	}
 	return -g.shaping*dist/float64(N) + shared, nil
-}
-
-// withoutRow returns the task reward R of one element's [N][M] efforts e
-// with row i set to zero (e is restored before it returns).
-func (g *Tag) withoutRow(e []float64, i int) (float64, error) {
-	M := g.m
-	row := g.row
-	copy(row, e[i*M:(i+1)*M])
-	zero(e[i*M : (i+1)*M])
-	r, err := g.fn.value(e)
-	copy(e[i*M:(i+1)*M], row)
-	return r, err
 }
 
 // observe writes the observations of element b from positions and
