@@ -49,7 +49,7 @@
 // seeds are still to run, BestLowerBound says the most its mean minus two
 // standard errors can reach whatever they give, and so whether they can
 // still make it clearly positive; the summary says it for every such
-// cell. ReadSeedGains reads the final gains back from the table of a
+// cell, and Judge gives the whole Verdict on any cell's gains. ReadSeedGains reads the final gains back from the table of a
 // reproduction or of a train directory, and PairSeedGains pairs two such
 // cells seed by seed, with Wilcoxon's signed-rank test (SignedRankTest)
 // of the differences: did a change to training change the learned gain?

@@ -153,3 +153,23 @@ func ExamplePairSeedGains() {
 	// seed 9:  -9.43 at 4.8M,  -7.58 at 30M
 	// one-sided signed-rank p: higher at 30M 0.2188, lower 0.8438
 }
+
+// ExampleJudge reads the difference-rewards probe of Tag's (mean, max)
+// (REPRODUCTIONS.md) by its rule: clearly positive iff the mean less two
+// standard errors of its nine seeds' gains exceeds 0.5. At seven seeds
+// the last two could still have made it so; with all nine it is not.
+func ExampleJudge() {
+	gains := []float64{18.10, -4.64, 4.34, 5.96, 11.57, 1.94, 4.21, 16.22, -5.47}
+	inf := math.Inf(1)
+	for _, k := range []int{7, 9} {
+		v, err := reproduce.Judge(gains[:k], 9, 0.5, -inf, inf)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(v)
+	}
+	// Output:
+	// 7 of 9 seeds: mean 5.926 ± 7.223 (std), mean − 2 SE 0.4655 against 0.5: not clearly positive so far; not settled: the 2 seed(s) to come can still reach 3.196
+	// 9 of 9 seeds: mean 5.803 ± 8.282 (std), mean − 2 SE 0.2819 against 0.5: not clearly positive
+}

@@ -3,6 +3,7 @@ package reproduce
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/hetgain/hetgain/aggregators"
 )
@@ -35,7 +36,7 @@ func lowerBound(gains []float64) float64 {
 // aggregators.ErrRange for seeds below 2, below len(gains) or above
 // math.MaxInt32, lo > hi, lo = +Inf or hi = −Inf.
 func BestLowerBound(gains []float64, seeds int, lo, hi float64) (float64, error) {
-	if err := checkBestLowerBound(gains, seeds, lo, hi); err != nil {
+	if err := checkBestLowerBound("BestLowerBound", gains, seeds, lo, hi); err != nil {
 		return math.NaN(), err
 	}
 	// The bound is positively homogeneous: scaling the gains and [lo, hi]
@@ -105,30 +106,114 @@ func bestLowerBound(gains []float64, seeds int, lo, hi float64) float64 {
 }
 
 // checkBestLowerBound returns the error BestLowerBound documents, or nil.
-func checkBestLowerBound(gains []float64, seeds int, lo, hi float64) error {
+func checkBestLowerBound(fn string, gains []float64, seeds int, lo, hi float64) error {
 	for i, g := range gains {
 		switch {
 		case math.IsNaN(g):
-			return fmt.Errorf("reproduce: BestLowerBound: gain %d: %w", i, aggregators.ErrNaN)
+			return fmt.Errorf("reproduce: %s: gain %d: %w", fn, i, aggregators.ErrNaN)
 		case math.IsInf(g, 0):
-			return fmt.Errorf("reproduce: BestLowerBound: gain %d is %v: %w", i, g, aggregators.ErrInf)
+			return fmt.Errorf("reproduce: %s: gain %d is %v: %w", fn, i, g, aggregators.ErrInf)
 		}
 	}
 	switch {
 	case seeds < 2:
-		return fmt.Errorf("reproduce: BestLowerBound: %d seeds planned, want at least 2 (a standard error needs two): %w",
-			seeds, aggregators.ErrRange)
+		return fmt.Errorf("reproduce: %s: %d seeds planned, want at least 2 (a standard error needs two): %w", fn, seeds, aggregators.ErrRange)
 	case seeds > math.MaxInt32:
-		return fmt.Errorf("reproduce: BestLowerBound: %d seeds planned, want at most %d: %w",
-			seeds, math.MaxInt32, aggregators.ErrRange)
+		return fmt.Errorf("reproduce: %s: %d seeds planned, want at most %d: %w", fn, seeds, math.MaxInt32, aggregators.ErrRange)
 	case seeds < len(gains):
-		return fmt.Errorf("reproduce: BestLowerBound: %d gains but only %d seeds planned: %w",
-			len(gains), seeds, aggregators.ErrRange)
+		return fmt.Errorf("reproduce: %s: %d gains but only %d seeds planned: %w", fn, len(gains), seeds, aggregators.ErrRange)
 	case math.IsNaN(lo) || math.IsNaN(hi):
-		return fmt.Errorf("reproduce: BestLowerBound: bounds [%v, %v] of the remaining gains: %w", lo, hi, aggregators.ErrNaN)
+		return fmt.Errorf("reproduce: %s: bounds [%v, %v] of the remaining gains: %w", fn, lo, hi, aggregators.ErrNaN)
 	case lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1):
-		return fmt.Errorf("reproduce: BestLowerBound: bounds [%v, %v] of the remaining gains: want lo <= hi, lo < +Inf, hi > -Inf: %w",
-			lo, hi, aggregators.ErrRange)
+		return fmt.Errorf("reproduce: %s: bounds [%v, %v] of the remaining gains: want lo <= hi, lo < +Inf, hi > -Inf: %w", fn, lo, hi, aggregators.ErrRange)
 	}
 	return nil
+}
+
+// A Verdict reads a cell's learned gains by the rule every reproduction
+// here is judged by, fixed before its runs: the cell is clearly positive
+// iff the mean of its seeds' final gains less two standard errors exceeds
+// a threshold, over the number of seeds planned. Judge makes one, also
+// while seeds are still to come: it says whether they can still change
+// the verdict.
+type Verdict struct {
+	// Gains are the final gains of the seeds finished, Planned the
+	// number of seeds planned (at least len(Gains)), and Threshold the
+	// smallest lower bound that counts as clearly positive.
+	Gains     []float64
+	Planned   int
+	Threshold float64
+	// Mean, Std and SE are the mean of Gains, their sample standard
+	// deviation and its standard error Std/√len(Gains); Std and SE are
+	// NaN for fewer than two gains, Mean for none.
+	Mean, Std, SE float64
+	// LowerBound is Mean − 2 SE, NaN for fewer than two gains.
+	LowerBound float64
+	// Best is the largest LowerBound that the planned seeds can reach if
+	// each seed still to come ends with a gain in [Lo, Hi]
+	// (BestLowerBound); with no seed to come it is LowerBound.
+	Best   float64
+	Lo, Hi float64
+}
+
+// Judge returns the verdict on gains, the final gains of the seeds
+// finished so far, of a cell planned to have planned seeds, against
+// threshold, the seeds still to come each ending with a gain in [lo, hi]
+// (lo may be −Inf and hi +Inf). It returns the errors of BestLowerBound,
+// and one wrapping aggregators.ErrNaN or aggregators.ErrInf for a
+// threshold that is NaN or infinite.
+func Judge(gains []float64, planned int, threshold, lo, hi float64) (Verdict, error) {
+	switch {
+	case math.IsNaN(threshold):
+		return Verdict{}, fmt.Errorf("reproduce: Judge: threshold: %w", aggregators.ErrNaN)
+	case math.IsInf(threshold, 0):
+		return Verdict{}, fmt.Errorf("reproduce: Judge: threshold %v: %w", threshold, aggregators.ErrInf)
+	}
+	if err := checkBestLowerBound("Judge", gains, planned, lo, hi); err != nil {
+		return Verdict{}, err
+	}
+	best, _ := BestLowerBound(gains, planned, lo, hi)
+	v := Verdict{Gains: append([]float64(nil), gains...), Planned: planned, Threshold: threshold,
+		Mean: mean(gains), Std: sampleStd(gains), Best: best, Lo: lo, Hi: hi}
+	v.SE = v.Std / math.Sqrt(float64(len(gains)))
+	v.LowerBound = v.Mean - 2*v.SE
+	return v, nil
+}
+
+// Positive reports whether the seeds finished make the cell clearly
+// positive: LowerBound > Threshold. While seeds are still to come it is
+// the verdict so far, which they may overturn.
+func (v Verdict) Positive() bool { return v.LowerBound > v.Threshold }
+
+// Settled reports whether the seeds still to come cannot change the
+// verdict: all planned seeds are in, or Best is at most Threshold, so
+// that no gains of theirs in [Lo, Hi] can make the cell clearly positive.
+// A cell clearly positive so far is not settled before its last seed
+// (a seed to come can pull the bound down, without limit for Lo = −Inf).
+func (v Verdict) Settled() bool {
+	return len(v.Gains) == v.Planned || !(v.Best > v.Threshold)
+}
+
+// String describes v in one line, as "7 of 9 seeds: mean 5.926 ± 7.223
+// (std), mean − 2 SE 0.4655 against 0.5: not clearly positive so far;
+// not settled: the 2 seed(s) to come can still reach 3.196".
+func (v Verdict) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d seeds: mean %.4g ± %.4g (std), mean − 2 SE %.4g against %.4g: ",
+		len(v.Gains), v.Planned, v.Mean, v.Std, v.LowerBound, v.Threshold)
+	rest := v.Planned - len(v.Gains)
+	switch {
+	case rest == 0 && v.Positive():
+		b.WriteString("clearly positive")
+	case rest == 0:
+		b.WriteString("not clearly positive")
+	case v.Settled():
+		fmt.Fprintf(&b, "not clearly positive, settled: the %d seed(s) to come, each in [%v, %v], can reach at most %.4g",
+			rest, v.Lo, v.Hi, v.Best)
+	case v.Positive():
+		fmt.Fprintf(&b, "clearly positive so far; not settled: %d seed(s) to come", rest)
+	default:
+		fmt.Fprintf(&b, "not clearly positive so far; not settled: the %d seed(s) to come can still reach %.4g", rest, v.Best)
+	}
+	return b.String()
 }

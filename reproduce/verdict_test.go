@@ -281,3 +281,116 @@ func TestSummaryOpenCells(t *testing.T) {
 		}
 	}
 }
+
+// TestJudge checks Judge's verdict against its definition on random
+// gains: the mean, standard deviation and bound against direct sums, Best
+// against BestLowerBound, Positive against the bound, and Settled against
+// brute force: when settled with seeds to come, no completion on a grid
+// of [lo, hi] is clearly positive; when not, one with all remaining gains
+// equal is.
+func TestJudge(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for trial := 0; trial < 300; trial++ {
+		k := 2 + rng.Intn(5)
+		gains := make([]float64, k)
+		for i := range gains {
+			gains[i] = 3 * rng.NormFloat64()
+		}
+		planned := k + rng.Intn(3)
+		threshold := rng.NormFloat64()
+		lo, hi := -5.0, 5.0
+		v, err := Judge(gains, planned, threshold, lo, hi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum, ss float64
+		for _, g := range gains {
+			sum += g
+		}
+		m := sum / float64(k)
+		for _, g := range gains {
+			ss += (g - m) * (g - m)
+		}
+		sd := math.Sqrt(ss / float64(k-1))
+		bound := m - 2*sd/math.Sqrt(float64(k))
+		if math.Abs(v.Mean-m) > 1e-12 || math.Abs(v.Std-sd) > 1e-12 || math.Abs(v.LowerBound-bound) > 1e-12 {
+			t.Fatalf("gains %v: mean %v std %v bound %v, want %v %v %v", gains, v.Mean, v.Std, v.LowerBound, m, sd, bound)
+		}
+		best, _ := BestLowerBound(gains, planned, lo, hi)
+		if v.Best != best || v.Positive() != (bound > threshold) {
+			t.Fatalf("gains %v: Best %v (want %v), Positive %v with bound %v against %v", gains, v.Best, best, v.Positive(), bound, threshold)
+		}
+		rest := planned - k
+		switch {
+		case rest == 0:
+			if !v.Settled() {
+				t.Fatalf("gains %v: every planned seed in, not settled", gains)
+			}
+		case v.Settled():
+			completions(gains, rest, linspace(lo, hi, 21), func(all []float64) {
+				if lowerBound(all) > threshold {
+					t.Fatalf("gains %v settled with %d to come against %v, but %v gives %v", gains, rest, threshold, all, lowerBound(all))
+				}
+			})
+		case v.Best > threshold+0.01:
+			found := false
+			for _, x := range linspace(lo, hi, 20001) {
+				completions(gains, rest, []float64{x}, func(all []float64) {
+					found = found || lowerBound(all) > threshold
+				})
+			}
+			if !found {
+				t.Fatalf("gains %v not settled against %v (Best %v), but no completion is clearly positive", gains, threshold, v.Best)
+			}
+		}
+	}
+}
+
+// TestJudgeErrors checks that Judge refuses a threshold that is not a
+// number or infinite, and names itself in the errors it shares with
+// BestLowerBound.
+func TestJudgeErrors(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		name      string
+		gains     []float64
+		planned   int
+		threshold float64
+		want      error
+	}{
+		{"NaN threshold", []float64{1, 2}, 3, math.NaN(), aggregators.ErrNaN},
+		{"infinite threshold", []float64{1, 2}, 3, inf, aggregators.ErrInf},
+		{"NaN gain", []float64{1, math.NaN()}, 3, 0.5, aggregators.ErrNaN},
+		{"more gains than planned", []float64{1, 2, 3}, 2, 0.5, aggregators.ErrRange},
+	} {
+		_, err := Judge(c.gains, c.planned, c.threshold, math.Inf(-1), inf)
+		if !errors.Is(err, c.want) || !strings.HasPrefix(fmt.Sprint(err), "reproduce: Judge: ") {
+			t.Errorf("%s: error %v, want one from Judge wrapping %v", c.name, err, c.want)
+		}
+	}
+}
+
+// FuzzJudge checks that for any input Judge either returns an error or a
+// verdict whose Best is not NaN and that is settled whenever every
+// planned seed is in, and never a verdict with a NaN threshold.
+func FuzzJudge(f *testing.F) {
+	f.Add(1.0, -2.0, 3.0, 3, 5, 0.5, -1.0, 4.0)
+	f.Add(18.1, -4.6, 4.3, 3, 3, 0.5, math.Inf(-1), math.Inf(1))
+	f.Add(0.0, 0.0, 0.0, 1, 2, math.NaN(), 0.0, 0.0)
+	f.Fuzz(func(t *testing.T, g0, g1, g2 float64, finished, planned int, threshold, lo, hi float64) {
+		if finished < 0 || finished > 3 || planned > 12 {
+			t.Skip()
+		}
+		gains := []float64{g0, g1, g2}[:finished]
+		v, err := Judge(gains, planned, threshold, lo, hi)
+		if err != nil {
+			return
+		}
+		if math.IsNaN(v.Best) || math.IsNaN(v.Threshold) || math.IsInf(v.Threshold, 0) {
+			t.Fatalf("gains %v, planned %d, threshold %v, [%v, %v]: verdict %+v without an error", gains, planned, threshold, lo, hi, v)
+		}
+		if finished == planned && !v.Settled() {
+			t.Fatalf("every planned seed in, not settled: %+v", v)
+		}
+	})
+}

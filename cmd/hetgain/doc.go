@@ -13,7 +13,9 @@
 // reproduce runs the paper's learning experiments, inspect shows what
 // trained teams do, and hetgps searches reward parameters for the
 // largest (or smallest) gain (HetGPS). compare and hetgps-compare test two
-// variants of a training experiment or of a search seed by seed.
+// variants of a training experiment or of a search seed by seed, and
+// verdict judges a cell's gains by a rule fixed before its runs, saying
+// whether seeds still to come can change the verdict.
 //
 // Long commands show progress, stop cleanly on Ctrl-C with a checkpoint,
 // and resume when run again. Run "hetgain -h" for the commands and

@@ -205,7 +205,7 @@ func kinds(v string) []gain.Allocation {
 	return []gain.Allocation{gain.Continuous, gain.Discrete}
 }
 
-// flagSet reports whether the flag name was given on the command line.
+// isSet reports whether the flag name was given on the command line.
 func isSet(fs *flag.FlagSet, name string) bool {
 	found := false
 	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/hetgain/hetgain/reproduce"
+)
+
+var verdictCommand = &command{
+	name:     "verdict",
+	summary:  "judge a cell's learned gains by the rule fixed before its runs (mean − 2 SE against a threshold), also while seeds are to come",
+	synopsis: "-threshold X [-seeds K] [-lo L] [-hi H] [-cell CELL] DIR",
+	about: `
+Verdict reads the final learned gains of a training experiment, a
+directory of train (its gains.csv: TaskGain where train had -task-params,
+else Gain) or of reproduce (its runs.csv), and judges each cell by the rule
+the reproductions here are judged by: the cell is clearly positive iff the
+mean of its seeds' gains less two standard errors exceeds -threshold.
+Write the threshold and the number of seeds down before the runs; the
+reproductions use 0.02 times the return scale (0.02 in the matrix game,
+0.2 in Multi-goal-capture, 2 in Tag) and 0.5 in tag-large.
+
+With -seeds K, the number of seeds planned, it also says whether the
+seeds still to come can change the verdict: the largest mean − 2 SE they
+can reach, each ending with a gain in [-lo, -hi] (reproduce.BestLowerBound).
+If that is at most the threshold the cell is settled, and training them
+cannot make it clearly positive; if not, they are to be trained. A cell
+clearly positive so far is settled only by its last seed. Seeds without a
+gain (a run with no evaluation) are left out and counted. It trains
+nothing and is instant.`,
+	examples: []example{
+		{"hetgain verdict -threshold 0.5 -seeds 9 runs/tag-difference", "may the probe stop after the seeds finished so far?"},
+		{"hetgain verdict -threshold 0.5 -cell '2v2 mean-max' results/tag-large", "tag-large's (mean, max) by its rule"},
+	},
+	setup: setupVerdict,
+}
+
+func init() {
+	registerBeforeHelp(verdictCommand)
+}
+
+func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
+	threshold := fs.Float64("threshold", math.NaN(), "clearly positive iff mean − 2 SE exceeds `X` (required: the rule's, fixed before the runs)")
+	planned := fs.Int("seeds", 0, "the number of seeds planned, `K` (0: the seeds finished, at least 2)")
+	lo := fs.Float64("lo", math.Inf(-1), "the smallest gain a seed to come may end with, `L`")
+	hi := fs.Float64("hi", math.Inf(1), "the largest gain a seed to come may end with, `H`")
+	cell := fs.String("cell", "", "judge only this cell (`CELL`, as \"2v2 mean-max\"; a train directory's one cell stands for any)")
+	return func(a *app, fs *flag.FlagSet) error {
+		if fs.NArg() != 1 {
+			return usagef("want one directory of training runs; got %d argument(s)", fs.NArg())
+		}
+		if !isSet(fs, "threshold") {
+			return usagef("-threshold X is required: the rule's threshold, fixed before the runs (the reproductions': 0.02 × the return scale; 0.5 in tag-large)")
+		}
+		if math.IsNaN(*threshold) || math.IsInf(*threshold, 0) {
+			return usagef("-threshold %v: want a finite number", *threshold)
+		}
+		if *planned < 0 || *planned == 1 {
+			return usagef("-seeds %d: want 0 (the seeds finished) or at least 2", *planned)
+		}
+		if math.IsNaN(*lo) || math.IsNaN(*hi) || *lo > *hi || math.IsInf(*lo, 1) || math.IsInf(*hi, -1) {
+			return usagef("-lo %v -hi %v: want lo <= hi, lo < +Inf and hi > -Inf", *lo, *hi)
+		}
+		dir := fs.Arg(0)
+		cells, err := readSeedGains(dir)
+		if err != nil {
+			return err
+		}
+		if *cell != "" {
+			g, ok := reproduce.SelectCell(cells, *cell)
+			if !ok {
+				return usagef("%s has no cell %q (it has %s)", dir, *cell, cellNames(cells))
+			}
+			cells = []reproduce.SeedGains{g}
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s\n", dir)
+		for _, g := range cells {
+			if err := writeVerdict(&b, g, *planned, *threshold, *lo, *hi); err != nil {
+				return err
+			}
+		}
+		_, err = fmt.Fprint(a.stdout, b.String())
+		return err
+	}
+}
+
+// writeVerdict writes the cell g, its gains seed by seed and its verdict
+// (reproduce.Judge) against threshold, planned seeds (0: those finished)
+// each still to come in [lo, hi].
+func writeVerdict(b *strings.Builder, g reproduce.SeedGains, planned int, threshold, lo, hi float64) error {
+	fmt.Fprintf(b, "   %s\n", g)
+	var gains []float64
+	var parts []string
+	for i, k := range g.Seeds {
+		if math.IsNaN(g.Gains[i]) {
+			parts = append(parts, fmt.Sprintf("%d: none", k))
+			continue
+		}
+		gains = append(gains, g.Gains[i])
+		parts = append(parts, fmt.Sprintf("%d: %.4g", k, g.Gains[i]))
+	}
+	fmt.Fprintf(b, "   gains by seed: %s\n", strings.Join(parts, ", "))
+	if left := len(g.Seeds) - len(gains); left > 0 {
+		fmt.Fprintf(b, "   (%d seed(s) without a gain left out)\n", left)
+	}
+	k := planned
+	if k == 0 {
+		k = max(len(gains), 2)
+	}
+	if k < len(gains) {
+		return usagef("-seeds %d: the cell has %d seeds with a gain already", planned, len(gains))
+	}
+	v, err := reproduce.Judge(gains, k, threshold, lo, hi)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(b, "   %s\n", v)
+	return nil
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hetgain/hetgain/reproduce"
+)
+
+// TestVerdictStored judges the stored tag-large's (mean, max), nine of a
+// planned thirteen seeds, against reproduce.Judge on its gains read from
+// runs.csv with gota: the gains by seed and the verdict line, which says
+// the four seeds to come could still make it clearly positive.
+func TestVerdictStored(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "reproductions", "tag-large")
+	code, out, errOut := runArgs("verdict", "-threshold", "0.5", "-seeds", "13", "-cell", "2v2 mean-max", dir)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	byseed := readGainColumn(t, filepath.Join(dir, "runs.csv"), "2v2 mean-max", "Gain")
+	var gains []float64
+	for k := 1; k <= 9; k++ {
+		gains = append(gains, byseed[k])
+	}
+	v, err := reproduce.Judge(gains, 13, 0.5, math.Inf(-1), math.Inf(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "   "+v.String()+"\n") || !strings.Contains(v.String(), "not settled") {
+		t.Errorf("output lacks the verdict %q:\n%s", v, out)
+	}
+	if !strings.Contains(out, "gains by seed: 1: -11.96, 2: 2.595,") || strings.Count(out, "gains by seed") != 1 {
+		t.Errorf("output lacks the one cell's gains by seed:\n%s", out)
+	}
+}
+
+// TestVerdictTrainDir judges a train directory's gains.csv with a seed
+// without a gain (left out and counted) and remaining seeds bounded to
+// [-1, 1], which cannot lift the bound over the threshold: settled.
+func TestVerdictTrainDir(t *testing.T) {
+	dir := t.TempDir()
+	table := "Seed,Gain\n1,0.4\n2,NaN\n3,0.1\n4,0.3\n"
+	if err := os.WriteFile(filepath.Join(dir, "gains.csv"), []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runArgs("verdict", "-threshold", "0.5", "-seeds", "6", "-lo", "-1", "-hi", "1", dir)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	v, err := reproduce.Judge([]float64{0.4, 0.1, 0.3}, 6, 0.5, -1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Settled() || v.Positive() {
+		t.Fatalf("the case is meant to be settled and not positive: %v", v)
+	}
+	for _, want := range []string{"gains by seed: 1: 0.4, 2: none, 3: 0.1, 4: 0.3\n", "(1 seed(s) without a gain left out)\n", "   " + v.String() + "\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestVerdictUsage checks that verdict refuses a bad command line with a
+// usage error naming what is wrong.
+func TestVerdictUsage(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "reproductions", "tag-large")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{dir}, "-threshold X is required"},
+		{[]string{"-threshold", "NaN", dir}, "-threshold NaN: want a finite number"},
+		{[]string{"-threshold", "0.5", "-seeds", "1", dir}, "-seeds 1"},
+		{[]string{"-threshold", "0.5", "-seeds", "5", "-cell", "2v2 mean-max", dir}, "the cell has 9 seeds with a gain already"},
+		{[]string{"-threshold", "0.5", "-lo", "2", "-hi", "1", dir}, "want lo <= hi"},
+		{[]string{"-threshold", "0.5", "-cell", "2v2 none", dir}, `has no cell "2v2 none"`},
+		{[]string{"-threshold", "0.5", dir, dir}, "want one directory"},
+		{[]string{"-threshold", "0.5", t.TempDir()}, "has neither runs.csv"},
+	} {
+		code, _, errOut := runArgs(append([]string{"verdict"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error with %q", c.args, code, errOut, c.want)
+		}
+	}
+}
