@@ -270,6 +270,35 @@ func (g *SeedGains) sort() {
 	g.Seeds, g.Gains = seeds, gains
 }
 
+// JoinSeedGains returns the seeds of a and b as one cell: a cell whose
+// seeds were trained in two directories (Experiment.FirstSeed, or
+// train's -first-seed). It is named as a, or as b if a has no name (a
+// train directory's cell); its seeds are ascending. It returns an error if
+// a seed is in both, or if the gains of one are a task evaluation's and
+// those of the other not.
+func JoinSeedGains(a, b SeedGains) (SeedGains, error) {
+	if a.Task != b.Task {
+		return SeedGains{}, fmt.Errorf("reproduce: cannot join gains of %s with gains of %s", a.Definition, b.Definition)
+	}
+	in := map[int]bool{}
+	for _, k := range a.Seeds {
+		in[k] = true
+	}
+	for _, k := range b.Seeds {
+		if in[k] {
+			return SeedGains{}, fmt.Errorf("reproduce: cannot join two cells that both have seed %d", k)
+		}
+	}
+	j := SeedGains{Cell: a.Cell, Definition: a.Definition, Task: a.Task,
+		Seeds: append(append([]int(nil), a.Seeds...), b.Seeds...),
+		Gains: append(append([]float64(nil), a.Gains...), b.Gains...)}
+	if j.Cell == "" {
+		j.Cell, j.Definition = b.Cell, b.Definition
+	}
+	j.sort()
+	return j, nil
+}
+
 // PairedGains pairs the final gains of two cells seed by seed: A and B, a
 // training experiment and the same with one change, say.
 type PairedGains struct {

@@ -394,3 +394,27 @@ func FuzzJudge(f *testing.F) {
 		}
 	})
 }
+
+// TestJoinSeedGains checks that joining two cells gives every seed once,
+// ascending with its own gain, named as the named one, and that a seed in
+// both or a task evaluation's gains joined with others are refused.
+func TestJoinSeedGains(t *testing.T) {
+	a := SeedGains{Definition: "train's", Seeds: []int{2, 5}, Gains: []float64{0.2, 0.5}}
+	b := SeedGains{Cell: "2v2 mean-max", Definition: "reproduce's", Seeds: []int{1, 3}, Gains: []float64{0.1, 0.3}}
+	j, err := JoinSeedGains(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Cell != b.Cell || fmt.Sprint(j.Seeds) != "[1 2 3 5]" || fmt.Sprint(j.Gains) != "[0.1 0.2 0.3 0.5]" {
+		t.Errorf("joined %+v", j)
+	}
+	if _, err := JoinSeedGains(a, SeedGains{Seeds: []int{5}, Gains: []float64{1}}); err == nil || !strings.Contains(err.Error(), "seed 5") {
+		t.Errorf("a seed in both: error %v", err)
+	}
+	if _, err := JoinSeedGains(a, SeedGains{Task: true, Seeds: []int{7}, Gains: []float64{1}}); err == nil {
+		t.Errorf("a task evaluation's gains joined with others: no error")
+	}
+	if len(a.Seeds) != 2 || a.Seeds[1] != 5 {
+		t.Errorf("JoinSeedGains changed its argument: %+v", a)
+	}
+}

@@ -12,7 +12,7 @@ import (
 var verdictCommand = &command{
 	name:     "verdict",
 	summary:  "judge a cell's learned gains by the rule fixed before its runs (mean − 2 SE against a threshold), also while seeds are to come",
-	synopsis: "-threshold X [-seeds K] [-lo L] [-hi H] [-cell CELL] DIR",
+	synopsis: "-threshold X [-seeds K] [-lo L] [-hi H] [-cell CELL] DIR...",
 	about: `
 Verdict reads the final learned gains of a training experiment, a
 directory of train (its gains.csv: TaskGain where train had -task-params,
@@ -29,11 +29,16 @@ can reach, each ending with a gain in [-lo, -hi] (reproduce.BestLowerBound).
 If that is at most the threshold the cell is settled, and training them
 cannot make it clearly positive; if not, they are to be trained. A cell
 clearly positive so far is settled only by its last seed. Seeds without a
-gain (a run with no evaluation) are left out and counted. It trains
-nothing and is instant.`,
+gain (a run with no evaluation) are left out and counted.
+
+Several directories are read as one, their cells of the same name joined:
+the seeds of a cell split over runs with -first-seed, each seed in one
+directory only. With -cell, each directory's cell of that name (a train
+directory's one cell answers to any) joins the others'. It trains nothing and is instant.`,
 	examples: []example{
 		{"hetgain verdict -threshold 0.5 -seeds 9 runs/tag-difference", "may the probe stop after the seeds finished so far?"},
 		{"hetgain verdict -threshold 0.5 -cell '2v2 mean-max' results/tag-large", "tag-large's (mean, max) by its rule"},
+		{"hetgain verdict -threshold 0.5 -seeds 9 runs/seeds1-5 runs/seeds6-9", "one cell's seeds trained in two directories"},
 	},
 	setup: setupVerdict,
 }
@@ -49,8 +54,8 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	hi := fs.Float64("hi", math.Inf(1), "the largest gain a seed to come may end with, `H`")
 	cell := fs.String("cell", "", "judge only this cell (`CELL`, as \"2v2 mean-max\"; a train directory's one cell stands for any)")
 	return func(a *app, fs *flag.FlagSet) error {
-		if fs.NArg() != 1 {
-			return usagef("want one directory of training runs; got %d argument(s)", fs.NArg())
+		if fs.NArg() < 1 {
+			return usagef("want a directory of training runs")
 		}
 		if !isSet(fs, "threshold") {
 			return usagef("-threshold X is required: the rule's threshold, fixed before the runs (the reproductions': 0.02 × the return scale; 0.5 in tag-large)")
@@ -64,20 +69,12 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if math.IsNaN(*lo) || math.IsNaN(*hi) || *lo > *hi || math.IsInf(*lo, 1) || math.IsInf(*hi, -1) {
 			return usagef("-lo %v -hi %v: want lo <= hi, lo < +Inf and hi > -Inf", *lo, *hi)
 		}
-		dir := fs.Arg(0)
-		cells, err := readSeedGains(dir)
+		cells, err := readJoinedSeedGains(fs.Args(), *cell)
 		if err != nil {
 			return err
 		}
-		if *cell != "" {
-			g, ok := reproduce.SelectCell(cells, *cell)
-			if !ok {
-				return usagef("%s has no cell %q (it has %s)", dir, *cell, cellNames(cells))
-			}
-			cells = []reproduce.SeedGains{g}
-		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s\n", dir)
+		fmt.Fprintf(&b, "%s\n", strings.Join(fs.Args(), " "))
 		for _, g := range cells {
 			if err := writeVerdict(&b, g, *planned, *threshold, *lo, *hi); err != nil {
 				return err
@@ -120,4 +117,51 @@ func writeVerdict(b *strings.Builder, g reproduce.SeedGains, planned int, thresh
 	}
 	fmt.Fprintf(b, "   %s\n", v)
 	return nil
+}
+
+// readJoinedSeedGains reads the final gains of every directory of dirs
+// (readSeedGains), keeps only the cell named cell if it is not empty (a
+// train directory's one cell answers to any name), and joins the cells of
+// the same name (reproduce.JoinSeedGains); a seed in two directories, or
+// gains of a task evaluation joined with the training environment's, is a
+// usage error.
+func readJoinedSeedGains(dirs []string, cell string) ([]reproduce.SeedGains, error) {
+	var joined []reproduce.SeedGains
+	for _, dir := range dirs {
+		cells, err := readSeedGains(dir)
+		if err != nil {
+			return nil, err
+		}
+		if cell != "" {
+			g, ok := reproduce.SelectCell(cells, cell)
+			if !ok {
+				return nil, usagef("%s has no cell %q (it has %s)", dir, cell, cellNames(cells))
+			}
+			g.Cell = cell
+			cells = []reproduce.SeedGains{g}
+		}
+		for _, g := range cells {
+			if joined, err = joinCell(joined, g, dir); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return joined, nil
+}
+
+// joinCell adds the seeds of g, read from dir, to the cell of joined of
+// the same name, or appends g as a cell of its own.
+func joinCell(joined []reproduce.SeedGains, g reproduce.SeedGains, dir string) ([]reproduce.SeedGains, error) {
+	for i, h := range joined {
+		if h.Cell != g.Cell {
+			continue
+		}
+		j, err := reproduce.JoinSeedGains(h, g)
+		if err != nil {
+			return nil, usagef("%s: %s", dir, strings.TrimPrefix(err.Error(), "reproduce: "))
+		}
+		joined[i] = j
+		return joined, nil
+	}
+	return append(joined, g), nil
 }

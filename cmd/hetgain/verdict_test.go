@@ -78,12 +78,45 @@ func TestVerdictUsage(t *testing.T) {
 		{[]string{"-threshold", "0.5", "-seeds", "5", "-cell", "2v2 mean-max", dir}, "the cell has 9 seeds with a gain already"},
 		{[]string{"-threshold", "0.5", "-lo", "2", "-hi", "1", dir}, "want lo <= hi"},
 		{[]string{"-threshold", "0.5", "-cell", "2v2 none", dir}, `has no cell "2v2 none"`},
-		{[]string{"-threshold", "0.5", dir, dir}, "want one directory"},
+		{[]string{"-threshold", "0.5", "-cell", "2v2 mean-max", dir, filepath.Join(dir, "..", "tag-large-30m")}, "both have seed 5"},
+		{[]string{"-threshold", "0.5"}, "want a directory"},
 		{[]string{"-threshold", "0.5", t.TempDir()}, "has neither runs.csv"},
 	} {
 		code, _, errOut := runArgs(append([]string{"verdict"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want a usage error with %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestVerdictJoins judges one cell whose seeds were trained in two train
+// directories: the seeds of both, in order, against Judge on all four
+// gains; a seed in both is a usage error.
+func TestVerdictJoins(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	for dir, table := range map[string]string{
+		a: "Seed,Gain,TaskGain\n3,1,0.9\n1,1,0.7\n",
+		b: "Seed,Gain,TaskGain\n4,1,1.2\n2,1,0.4\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "gains.csv"), []byte(table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := runArgs("verdict", "-threshold", "0.2", "-seeds", "4", a, b)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	v, err := reproduce.Judge([]float64{0.7, 0.4, 0.9, 1.2}, 4, 0.2, math.Inf(-1), math.Inf(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"gains by seed: 1: 0.7, 2: 0.4, 3: 0.9, 4: 1.2\n", "   " + v.String() + "\n", ": clearly positive\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, _, errOut = runArgs("verdict", "-threshold", "0.2", a, b, a)
+	if code != exitUsage || !strings.Contains(errOut, "both have seed 1") {
+		t.Errorf("a seed in two directories: exit %d, stderr %q", code, errOut)
 	}
 }
