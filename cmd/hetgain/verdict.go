@@ -63,8 +63,8 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if math.IsNaN(*threshold) || math.IsInf(*threshold, 0) {
 			return usagef("-threshold %v: want a finite number", *threshold)
 		}
-		if *planned < 0 || *planned == 1 {
-			return usagef("-seeds %d: want 0 (the seeds finished) or at least 2", *planned)
+		if *planned < 0 || *planned == 1 || *planned > math.MaxInt32 {
+			return usagef("-seeds %d: want 0 (the seeds finished) or 2 to %d", *planned, math.MaxInt32)
 		}
 		if math.IsNaN(*lo) || math.IsNaN(*hi) || *lo > *hi || math.IsInf(*lo, 1) || math.IsInf(*hi, -1) {
 			return usagef("-lo %v -hi %v: want lo <= hi, lo < +Inf and hi > -Inf", *lo, *hi)

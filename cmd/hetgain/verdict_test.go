@@ -75,6 +75,7 @@ func TestVerdictUsage(t *testing.T) {
 		{[]string{dir}, "-threshold X is required"},
 		{[]string{"-threshold", "NaN", dir}, "-threshold NaN: want a finite number"},
 		{[]string{"-threshold", "0.5", "-seeds", "1", dir}, "-seeds 1"},
+		{[]string{"-threshold", "0.5", "-seeds", "4294967296", dir}, "-seeds 4294967296"},
 		{[]string{"-threshold", "0.5", "-seeds", "5", "-cell", "2v2 mean-max", dir}, "the cell has 9 seeds with a gain already"},
 		{[]string{"-threshold", "0.5", "-lo", "2", "-hi", "1", dir}, "want lo <= hi"},
 		{[]string{"-threshold", "0.5", "-cell", "2v2 none", dir}, `has no cell "2v2 none"`},
