@@ -546,8 +546,8 @@ func (r *Results) writeSeedGains(b *strings.Builder) {
 // writeOpenCells writes, for every (variant, U, T) with fewer finished
 // runs than the experiment's seeds and not clearly positive, the most
 // that Gain − 2 standard errors can still reach whatever the other runs
-// give (BestLowerBound with no bounds on their gains), and so whether
-// they can still make it clearly positive.
+// give, and so whether they can still make it clearly positive (Judge,
+// with no bounds on their gains).
 func (r *Results) writeOpenCells(b *strings.Builder) {
 	e := r.Experiment.withDefaults()
 	threshold := e.positiveThreshold()
@@ -556,23 +556,23 @@ func (r *Results) writeOpenCells(b *strings.Builder) {
 			continue
 		}
 		gains := e.gains(g)
-		if len(gains) >= 2 && lowerBound(gains) > threshold {
-			continue
-		}
-		best, err := BestLowerBound(gains, e.Seeds, math.Inf(-1), math.Inf(1))
+		v, err := Judge(gains, e.Seeds, threshold, math.Inf(-1), math.Inf(1))
 		if err != nil {
 			fmt.Fprintf(b, "%s: %v\n", g.label(), err)
+			continue
+		}
+		if v.Positive() {
 			continue
 		}
 		fmt.Fprintf(b, "%s: %d of %d seeds finished; ", g.label(), len(gains), e.Seeds)
 		rest := e.Seeds - len(gains)
 		switch {
-		case math.IsInf(best, 1):
+		case math.IsInf(v.Best, 1):
 			fmt.Fprintf(b, "the other %d can still make it clearly positive.\n", rest)
-		case best > threshold:
-			fmt.Fprintf(b, "the other %d can still make it clearly positive (Gain - 2 standard errors up to %.3f).\n", rest, best)
+		case !v.Settled():
+			fmt.Fprintf(b, "the other %d can still make it clearly positive (Gain - 2 standard errors up to %.3f).\n", rest, v.Best)
 		default:
-			fmt.Fprintf(b, "whatever the other %d give, Gain - 2 standard errors stays at most %.3f: they cannot make it clearly positive.\n", rest, best)
+			fmt.Fprintf(b, "whatever the other %d give, Gain - 2 standard errors stays at most %.3f: they cannot make it clearly positive.\n", rest, v.Best)
 		}
 	}
 }
