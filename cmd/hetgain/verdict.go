@@ -25,7 +25,7 @@ reproductions use 0.02 times the return scale (0.02 in the matrix game,
 
 With -seeds K, the number of seeds planned, it also says whether the
 seeds still to come can change the verdict: the largest mean − 2 SE they
-can reach, each ending with a gain in [-lo, -hi] (reproduce.BestLowerBound).
+can reach, each ending with a gain between -lo and -hi (reproduce.BestLowerBound).
 If that is at most the threshold the cell is settled, and training them
 cannot make it clearly positive; if not, they are to be trained. A cell
 clearly positive so far is settled only by its last seed. Seeds without a
