@@ -39,6 +39,11 @@ func BestLowerBound(gains []float64, seeds int, lo, hi float64) (float64, error)
 	if err := checkBestLowerBound("BestLowerBound", gains, seeds, lo, hi); err != nil {
 		return math.NaN(), err
 	}
+	return scaledBestLowerBound(gains, seeds, lo, hi), nil
+}
+
+// scaledBestLowerBound is BestLowerBound on valid arguments.
+func scaledBestLowerBound(gains []float64, seeds int, lo, hi float64) float64 {
 	// The bound is positively homogeneous: scaling the gains and [lo, hi]
 	// by s > 0 scales it by s. Work on values in [-1, 1], which cannot
 	// overflow.
@@ -50,8 +55,7 @@ func BestLowerBound(gains []float64, seeds int, lo, hi float64) (float64, error)
 	for i, g := range gains {
 		scaled[i] = g / s
 	}
-	best := bestLowerBound(scaled, seeds, lo/s, hi/s)
-	return best * s, nil
+	return bestLowerBound(scaled, seeds, lo/s, hi/s) * s
 }
 
 // scaleOf returns the largest absolute value among gains and the finite
@@ -66,7 +70,7 @@ func scaleOf(gains []float64, lo, hi float64) float64 {
 	return s
 }
 
-// bestLowerBound is BestLowerBound on valid arguments.
+// bestLowerBound is BestLowerBound on valid arguments scaled into [-1, 1].
 func bestLowerBound(gains []float64, seeds int, lo, hi float64) float64 {
 	k, r, n := len(gains), seeds-len(gains), float64(seeds)
 	var mk, ss float64 // the mean of gains and their sum of squared deviations
@@ -105,7 +109,8 @@ func bestLowerBound(gains []float64, seeds int, lo, hi float64) float64 {
 	return mk
 }
 
-// checkBestLowerBound returns the error BestLowerBound documents, or nil.
+// checkBestLowerBound returns the error BestLowerBound documents, or nil,
+// naming fn, the exported function checking its arguments.
 func checkBestLowerBound(fn string, gains []float64, seeds int, lo, hi float64) error {
 	for i, g := range gains {
 		switch {
@@ -172,9 +177,8 @@ func Judge(gains []float64, planned int, threshold, lo, hi float64) (Verdict, er
 	if err := checkBestLowerBound("Judge", gains, planned, lo, hi); err != nil {
 		return Verdict{}, err
 	}
-	best, _ := BestLowerBound(gains, planned, lo, hi)
 	v := Verdict{Gains: append([]float64(nil), gains...), Planned: planned, Threshold: threshold,
-		Mean: mean(gains), Std: sampleStd(gains), Best: best, Lo: lo, Hi: hi}
+		Mean: mean(gains), Std: sampleStd(gains), Best: scaledBestLowerBound(gains, planned, lo, hi), Lo: lo, Hi: hi}
 	v.SE = v.Std / math.Sqrt(float64(len(gains)))
 	v.LowerBound = v.Mean - 2*v.SE
 	return v, nil
