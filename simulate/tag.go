@@ -191,13 +191,17 @@ type Tag struct {
 	obst          []float64 // [B][O][2]
 	obs, eff, rew []float64
 	agentRew      []float64 // [B][N]: each chaser's own reward
-	diffRew       []float64 // [B][N]: each chaser's difference reward
 	done          []bool
 	steps         int
 	started       bool
 
 	// next state, committed when a step succeeds
-	posN, velN, obsN, effN, rewN, agentRewN, diffRewN []float64
+	posN, velN, obsN, effN, rewN, agentRewN []float64
+
+	// diffRew holds the [B][N] difference rewards of the last step once
+	// DifferenceRewards has computed them (diffOK).
+	diffRew []float64
+	diffOK  bool
 	// per-element scratch
 	p, v, f []float64 // [N+M][2]
 	pushed  []bool    // [N+M]: pushed out by an obstacle during the step
@@ -267,7 +271,7 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	g.eff, g.effN = make([]float64, B*N*M), make([]float64, B*N*M)
 	g.rew, g.rewN = make([]float64, B), make([]float64, B)
 	g.agentRew, g.agentRewN = make([]float64, B*N), make([]float64, B*N)
-	g.diffRew, g.diffRewN = make([]float64, B*N), make([]float64, B*N)
+	g.diffRew = make([]float64, B*N)
 	g.done = make([]bool, B)
 	g.p, g.v, g.f = make([]float64, 2*E), make([]float64, 2*E), make([]float64, 2*E)
 	g.pushed = make([]bool, E)
@@ -479,6 +483,7 @@ func (g *Tag) Reset(seed int64) error {
 	zero(g.rew)
 	zero(g.agentRew)
 	zero(g.diffRew)
+	g.diffOK = true
 	for b := range g.done {
 		g.done[b] = false
 	}
@@ -523,7 +528,7 @@ func (g *Tag) Step(actions []float64) error {
 		g.physics(p, v, obst)
 		copy(g.posN[b*E*2:(b+1)*E*2], p)
 		copy(g.velN[b*E*2:(b+1)*E*2], v)
-		r, err := g.score(b, g.posN, g.eff, g.effN, g.agentRewN[b*N:(b+1)*N], g.diffRewN[b*N:(b+1)*N])
+		r, err := g.score(b, g.posN, g.eff, g.effN, g.agentRewN[b*N:(b+1)*N])
 		if err != nil {
 			return fmt.Errorf("simulate: tag: batch %d: %w", b, err)
 		}
@@ -536,7 +541,7 @@ func (g *Tag) Step(actions []float64) error {
 	g.eff, g.effN = g.effN, g.eff
 	g.rew, g.rewN = g.rewN, g.rew
 	g.agentRew, g.agentRewN = g.agentRewN, g.agentRew
-	g.diffRew, g.diffRewN = g.diffRewN, g.diffRew
+	g.diffOK = false
 	g.steps++
 	if g.steps >= g.length {
 		for b := range g.done {
@@ -675,10 +680,9 @@ func (g *Tag) nearest(p []float64, i int) (float64, int) {
 }
 
 // score computes the efforts of element b from positions pos (and, unless
-// PerStep, the previous efforts prev) into eff, the chasers' own rewards
-// into agentRew ([N]) and their difference rewards into diffRew ([N]),
-// and returns the step's team reward.
-func (g *Tag) score(b int, pos, prev, eff, agentRew, diffRew []float64) (float64, error) {
+// PerStep, the previous efforts prev) into eff and the chasers' own
+// rewards into agentRew ([N]), and returns the step's team reward.
+func (g *Tag) score(b int, pos, prev, eff, agentRew []float64) (float64, error) {
 	N, M, E := g.n, g.m, g.ne
 	p := pos[b*E*2 : (b+1)*E*2]
 	e := eff[b*N*M : (b+1)*N*M]
@@ -702,11 +706,6 @@ func (g *Tag) score(b int, pos, prev, eff, agentRew, diffRew []float64) (float64
 	}
 	shared := r - g.penalty*float64(g.collisions(p))
 	for i, d := range agentRew {
-		without, err := g.fn.valueWithoutRow(e, g.row, i)
-		if err != nil {
-			return r, err
-		}
-		diffRew[i] = -g.shaping*d + (shared - without)
 		agentRew[i] = -g.shaping*d + shared
 	}
 	return -g.shaping*dist/float64(N) + shared, nil
@@ -764,10 +763,32 @@ func (g *Tag) Reward() []float64 { return g.rew }
 func (g *Tag) AgentRewards() []float64 { return g.agentRew }
 
 // DifferenceRewards returns the flat [B][N] difference rewards of the
-// chasers in the last step: chaser i's is -shaping · min_j |c_i - e_j| +
-// R(A) - R(A_{-i}) - penalty · collisions, where A_{-i} is the capture
-// matrix without chaser i's captures.
-func (g *Tag) DifferenceRewards() []float64 { return g.diffRew }
+// chasers in the last step (zeros after Reset): chaser i's is
+// -shaping · min_j |c_i - e_j| + R(A) - R(A_{-i}) - penalty · collisions,
+// its own reward less R(A_{-i}), where A_{-i} is the capture matrix
+// without chaser i's captures. They are computed at the first call after
+// a Step (N evaluations of the reward per batch element, with the
+// reward's parameters at that call), so training on the team reward or
+// the chasers' own rewards does not pay for them. A reward that cannot be
+// evaluated without a chaser gives NaN, which learners report.
+func (g *Tag) DifferenceRewards() []float64 {
+	if g.diffOK {
+		return g.diffRew
+	}
+	N, M := g.n, g.m
+	for b := 0; b < g.b; b++ {
+		e := g.eff[b*N*M : (b+1)*N*M]
+		for i := 0; i < N; i++ {
+			without, err := g.fn.valueWithoutRow(e, g.row, i)
+			if err != nil {
+				without = math.NaN()
+			}
+			g.diffRew[b*N+i] = g.agentRew[b*N+i] - without
+		}
+	}
+	g.diffOK = true
+	return g.diffRew
+}
 
 // Effort returns the flat [B][N][M] capture matrices of the last step.
 func (g *Tag) Effort() []float64 { return g.eff }

@@ -1170,26 +1170,34 @@ func TestTagVMASForces(t *testing.T) {
 
 // TestTagAgentRewardsLifecycle checks that the chasers' own rewards and
 // their difference rewards are zero after Reset, set by a Step, untouched
-// by a failed Step, and that the own rewards differ between chasers by the
-// shaping weight times the difference of their distances.
+// by a failed Step whether or not they were read before it, and that the
+// own rewards differ between chasers by the shaping weight times the
+// difference of their distances.
 func TestTagAgentRewardsLifecycle(t *testing.T) {
-	g := newTag(t, TagConfig{Batch: 3})
+	g, twin := newTag(t, TagConfig{Batch: 3}), newTag(t, TagConfig{Batch: 3})
 	var _ DifferenceRewarder = g
 	N := g.Agents()
 	for round := 0; round < 2; round++ {
-		if err := g.Reset(int64(5 + round)); err != nil {
-			t.Fatal(err)
+		for _, env := range []*Tag{g, twin} {
+			if err := env.Reset(int64(5 + round)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		for k, v := range append(g.AgentRewards(), g.DifferenceRewards()...) {
 			if v != 0 {
 				t.Fatalf("round %d: after Reset, agent or difference reward %d is %v", round, k, v)
 			}
 		}
-		if err := g.Step(randomActions(3, g.Batch()*N*2, -1, 1)); err != nil {
-			t.Fatal(err)
+		for _, env := range []*Tag{g, twin} {
+			if err := env.Step(randomActions(3, g.Batch()*N*2, -1, 1)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		before := append([]float64(nil), g.AgentRewards()...)
-		beforeDiff := append([]float64(nil), g.DifferenceRewards()...)
+		beforeDiff := append([]float64(nil), twin.DifferenceRewards()...)
+		if round == 1 {
+			g.DifferenceRewards() // read before the failed step too
+		}
 		bad := randomActions(4, g.Batch()*N*2, -1, 1)
 		bad[3] = math.NaN()
 		if err := g.Step(bad); !errors.Is(err, ErrAction) {
@@ -1203,6 +1211,19 @@ func TestTagAgentRewardsLifecycle(t *testing.T) {
 		for k, v := range g.DifferenceRewards() {
 			if v != beforeDiff[k] {
 				t.Fatalf("a failed Step changed difference reward %d from %v to %v", k, beforeDiff[k], v)
+			}
+		}
+		if round == 0 {
+			// ReturnGradient starts from Reset and plays whole episodes
+			// without the chasers' own rewards: both stay Reset's zeros,
+			// though the captures change.
+			if _, _, err := twin.ReturnGradient(twin.ChaserPolicy(1, 0.5, 0.3, false), 1, []string{"drag"}); err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range append(twin.AgentRewards(), twin.DifferenceRewards()...) {
+				if v != 0 {
+					t.Fatalf("after ReturnGradient, agent or difference reward %d is %v, want Reset's 0", k, v)
+				}
 			}
 		}
 		for b := 0; b < g.Batch(); b++ {
