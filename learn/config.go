@@ -73,8 +73,8 @@ type Config struct {
 	// ErrConfig.
 	AgentRewards bool
 	// DifferenceRewards trains each agent on its difference reward, for
-	// environments that have one (simulate.DifferenceRewarder: Tag and the
-	// matrix game): its own reward with the task reward R(A) replaced by what the
+	// environments that have one (simulate.DifferenceRewarder: the matrix
+	// game, Capture and Tag): its own reward with the task reward R(A) replaced by what the
 	// team would lose without the agent's efforts, R(A) - R(A_{-i})
 	// (Wolpert and Tumer's credit assignment). Everything else is as with
 	// AgentRewards: advantages and values per agent; returns, evaluations

@@ -229,7 +229,6 @@ func TestRunSpecCheck(t *testing.T) {
 		{func(s *RunSpec) { s.Env.Name, s.Env.Tasks = "capture", 4 }, "4 goals"},
 		{func(s *RunSpec) { s.Env.Name, s.Env.EpisodeLength = "tag", -1 }, "episode length -1"},
 		{func(s *RunSpec) { s.Team.AgentRewards = true }, "AgentRewards: environment matrix has"},
-		{func(s *RunSpec) { s.Env.Name, s.Team.DifferenceRewards = "capture", true }, "DifferenceRewards: environment capture"},
 		{func(s *RunSpec) { s.Env.Name, s.Team.AgentRewards, s.Team.DifferenceRewards = "tag", true, true }, "AgentRewards and DifferenceRewards"},
 	} {
 		s := good

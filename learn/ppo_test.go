@@ -310,6 +310,7 @@ func gradCases() []gradCase {
 		{"tag-own-rewards", tagMaker(2, 2, 5)},
 		{"tag-difference-rewards", tagMaker(2, 2, 5)},
 		{"matrix-difference-rewards", matrixMaker(2, 3, false, "mean", "max")},
+		{"capture-difference-rewards", captureMaker(2, 2, 5)},
 	}
 	var cs []gradCase
 	for _, e := range envs {

@@ -44,9 +44,13 @@ func TestNewTeamErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "AgentRewards") || !strings.Contains(err.Error(), "matrix") {
 		t.Errorf("AgentRewards in the matrix game: %v, want ErrConfig naming AgentRewards and the environment", err)
 	}
-	if _, err := NewTeam(captureMaker(2, 2, 5), Config{Envs: 2, DifferenceRewards: true}); !errors.Is(err, ErrConfig) ||
+	teamOnly := func(b int) (simulate.Env, error) {
+		env, err := captureMaker(2, 2, 5)(b)
+		return teamRewardOnly{env}, err
+	}
+	if _, err := NewTeam(teamOnly, Config{Envs: 2, DifferenceRewards: true}); !errors.Is(err, ErrConfig) ||
 		!strings.Contains(err.Error(), "DifferenceRewards") || !strings.Contains(err.Error(), "capture") {
-		t.Errorf("DifferenceRewards in Multi-goal-capture: %v, want ErrConfig naming DifferenceRewards and the environment", err)
+		t.Errorf("DifferenceRewards in an environment without them: %v, want ErrConfig naming DifferenceRewards and the environment", err)
 	}
 	if _, err := NewTeam(tagMaker(2, 2, 5), Config{Envs: 2, AgentRewards: true, DifferenceRewards: true}); !errors.Is(err, ErrConfig) ||
 		!strings.Contains(err.Error(), "AgentRewards and DifferenceRewards") {
@@ -498,6 +502,10 @@ type noObservation struct{ simulate.Env }
 
 func (noObservation) ObsDim() int    { return 0 }
 func (noObservation) Obs() []float64 { return nil }
+
+// teamRewardOnly hides every method but simulate.Env's: an environment
+// with the team reward only.
+type teamRewardOnly struct{ simulate.Env }
 
 // teamAsOwn gives every agent the team reward as its own.
 type teamAsOwn struct {

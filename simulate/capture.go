@@ -85,6 +85,10 @@ type CaptureConfig struct {
 // R(A)/10, plus 0.01 if every goal has an agent closer than the agent
 // radius. An episode lasts EpisodeLength steps (default 100).
 //
+// Capture is a DifferenceRewarder: agent i's difference reward is the
+// step's reward with R(A) replaced by R(A) - R(A_{-i}), A_{-i} the
+// efforts with its row set to zero; the covering bonus stays shared.
+//
 // Parameters θ: the reward's "U.t", "T.t" (or "T0.t", ...), "drag"
 // (default 0.25, in [0, 1]), "force" (default 1, in [0, MaxPhysical]),
 // "goal.x" (default 1.1) or, with FixedGoals, "goal0.x", "goal0.y", ...
@@ -110,11 +114,15 @@ type Capture struct {
 
 	// next state, committed when a step succeeds
 	posN, velN, obsN, effN, rewN []float64
+	// diff holds the [B][N] difference rewards of the last step once
+	// DifferenceRewards has computed them (diffOK).
+	diff   []float64
+	diffOK bool
 	// per-element scratch
-	p, v, f, d []float64
-	cos, sin   []float64
-	walls      int // wall clamps met by ReturnGradient (for tests)
-	captures   int // steps with the capture bonus in ReturnGradient (for tests)
+	p, v, f, d, row []float64
+	cos, sin        []float64
+	walls           int // wall clamps met by ReturnGradient (for tests)
+	captures        int // steps with the capture bonus in ReturnGradient (for tests)
 }
 
 // NewCapture returns Multi-goal-capture configured by cfg (copied). It
@@ -207,8 +215,10 @@ func NewCapture(cfg CaptureConfig) (*Capture, error) {
 	c.obs, c.obsN = make([]float64, B*N*c.od), make([]float64, B*N*c.od)
 	c.eff, c.effN = make([]float64, B*N*M), make([]float64, B*N*M)
 	c.rew, c.rewN = make([]float64, B), make([]float64, B)
+	c.diff = make([]float64, B*N)
 	c.done = make([]bool, B)
 	c.p, c.v, c.f, c.d = make([]float64, 2*N), make([]float64, 2*N), make([]float64, 2*N), make([]float64, N*M)
+	c.row = make([]float64, M)
 	return c, nil
 }
 
@@ -406,6 +416,8 @@ func (c *Capture) Reset(seed int64) error {
 		c.rew[b] = 0
 		c.done[b] = false
 	}
+	zero(c.diff)
+	c.diffOK = true
 	for b := 0; b < c.b; b++ {
 		c.observe(b, c.pos, c.vel, c.obs)
 	}
@@ -450,6 +462,7 @@ func (c *Capture) Step(actions []float64) error {
 	c.obs, c.obsN = c.obsN, c.obs
 	c.eff, c.effN = c.effN, c.eff
 	c.rew, c.rewN = c.rewN, c.rew
+	c.diffOK = false
 	c.steps++
 	if c.steps >= c.length {
 		for b := range c.done {
@@ -702,6 +715,34 @@ func (c *Capture) Reward() []float64 { return c.rew }
 
 // Effort returns the flat [B][N][M] efforts of the last step.
 func (c *Capture) Effort() []float64 { return c.eff }
+
+// DifferenceRewards returns the flat [B][N] difference rewards of the last
+// step (zeros after Reset): agent i's is (R(A) - R(A_{-i}))/10 plus the
+// covering bonus, the step's reward with R(A) replaced by R(A) - R(A_{-i}),
+// A_{-i} the efforts with agent i's row set to zero. The bonus stays
+// shared: it pays for a state of the whole team. They are computed at the
+// first call after a Step (N evaluations of the reward per batch element,
+// with the reward's parameters at that call), so training on the team
+// reward alone does not pay for them. A reward that cannot be evaluated
+// without an agent gives NaN, which learners report.
+func (c *Capture) DifferenceRewards() []float64 {
+	if c.diffOK {
+		return c.diff
+	}
+	N, M := c.n, c.m
+	for b := 0; b < c.b; b++ {
+		e := c.eff[b*N*M : (b+1)*N*M]
+		for i := 0; i < N; i++ {
+			without, err := c.fn.valueWithoutRow(e, c.row, i)
+			if err != nil {
+				without = math.NaN()
+			}
+			c.diff[b*N+i] = c.rew[b] - without/10
+		}
+	}
+	c.diffOK = true
+	return c.diff
+}
 
 // Done reports whether each element's episode has ended.
 func (c *Capture) Done() []bool { return c.done }

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -291,6 +292,96 @@ func TestCaptureBonus(t *testing.T) {
 	}
 	if err := c.Step([]float64{0, 0, 0, 0}); !errors.Is(err, ErrDone) {
 		t.Errorf("step after the end: %v", err)
+	}
+}
+
+// TestCaptureDifferenceRewards checks each agent's difference reward
+// against the aggregators for several rewards and numbers of goals, and
+// against the closed form of mean∘mean with and without the bonus.
+func TestCaptureDifferenceRewards(t *testing.T) {
+	for _, spec := range [][]string{{"min", "max"}, {"mean", "max"}, {"max", "min"}, {"softmax(-1)", "softmax(2)"}, {"powersum(0.5)", "powersum(2)"}} {
+		for _, m := range []int{1, 2, 3} {
+			c := newCapture(t, CaptureConfig{Batch: 4, Agents: 3, Goals: m, Reward: reward(t, spec[0], spec[1]), EpisodeLength: 5})
+			var _ DifferenceRewarder = c
+			_ = c.Reset(9)
+			for s := 0; s < 5; s++ {
+				if err := c.Step(randomActions(int64(s), 4*3*2, -1, 1)); err != nil {
+					t.Fatal(err)
+				}
+				for b := 0; b < 4; b++ {
+					checkDifferenceRewards(t, c, 0.1, b, fmt.Sprintf("%v M=%d step %d", spec, m, s))
+				}
+			}
+		}
+	}
+	// Under mean∘mean removing agent i's row removes 1/(NM) of R, whatever
+	// the positions: each agent's difference reward is 1/(10NM) plus the
+	// bonus, which stays shared.
+	c := newCapture(t, CaptureConfig{Batch: 1, Reward: reward(t, "mean", "mean"), EpisodeLength: 2})
+	_ = c.Reset(0)
+	p, g := c.AgentPositions(0), c.TaskPositions(0)
+	copy(c.pos[:4], []float64{g[0] + 0.01, g[1], g[2], g[3] - 0.02})
+	for step, want := range []float64{1.0/40 + CaptureBonus, 1.0 / 40} {
+		if err := c.Step([]float64{0, 0, 0, 0}); err != nil {
+			t.Fatal(err)
+		}
+		for i, got := range c.DifferenceRewards() {
+			if math.Abs(got-want) > 1e-15 {
+				t.Errorf("mean∘mean step %d: agent %d's difference reward %v, want %v", step, i, got, want)
+			}
+		}
+		copy(c.pos[:4], p)
+	}
+}
+
+// TestCaptureDifferenceRewardsLifecycle checks that the difference rewards
+// are zero after Reset, follow the step that set the efforts (a Step or
+// ReturnGradient) whether or not they were read before it, and are left
+// alone by a failed Step.
+func TestCaptureDifferenceRewardsLifecycle(t *testing.T) {
+	cfg := CaptureConfig{Batch: 3, Agents: 3, Reward: reward(t, "mean", "softmax(2)"), EpisodeLength: 4}
+	c, twin := newCapture(t, cfg), newCapture(t, cfg)
+	N := c.Agents()
+	for round := 0; round < 2; round++ {
+		for _, env := range []*Capture{c, twin} {
+			if err := env.Reset(int64(5 + round)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for k, v := range c.DifferenceRewards() {
+			if v != 0 {
+				t.Fatalf("round %d: after Reset, difference reward %d is %v", round, k, v)
+			}
+		}
+		act := randomActions(int64(3+round), c.Batch()*N*2, -1, 1)
+		for _, env := range []*Capture{c, twin} {
+			if err := env.Step(act); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := append([]float64(nil), twin.DifferenceRewards()...)
+		if round == 1 {
+			c.DifferenceRewards() // read before the failed step too
+		}
+		bad := randomActions(4, c.Batch()*N*2, -1, 1)
+		bad[3] = math.NaN()
+		if err := c.Step(bad); !errors.Is(err, ErrAction) {
+			t.Fatalf("NaN action: %v, want ErrAction", err)
+		}
+		for k, v := range c.DifferenceRewards() {
+			if v != want[k] {
+				t.Fatalf("round %d: after a failed Step, difference reward %d is %v, want %v", round, k, v, want[k])
+			}
+		}
+		for b := 0; b < c.Batch(); b++ {
+			checkDifferenceRewards(t, c, 0.1, b, fmt.Sprintf("round %d step", round))
+		}
+		if _, _, err := c.ReturnGradient(c.SeekerPolicy(1.5, 0.5, 0.3, false), 1, []string{"T.t"}); err != nil {
+			t.Fatal(err)
+		}
+		for b := 0; b < c.Batch(); b++ {
+			checkDifferenceRewards(t, c, 0.1, b, fmt.Sprintf("round %d ReturnGradient", round))
+		}
 	}
 }
 

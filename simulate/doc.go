@@ -16,7 +16,7 @@
 // An environment whose team reward is the mean of rewards of each agent's
 // own (Tag: each chaser's own distance term) is an AgentRewarder, whose
 // AgentRewards are [B][N]. One that can pay each agent what the team
-// would lose without its efforts (Tag, the matrix game) is a
+// would lose without its efforts (the matrix game, Capture, Tag) is a
 // DifferenceRewarder, whose DifferenceRewards are [B][N].
 //
 // Environments: MatrixGame (the one-step matrix game of the paper,

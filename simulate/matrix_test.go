@@ -108,7 +108,7 @@ func TestMatrixRewardMatchesAggregators(t *testing.T) {
 				if got := g.Reward()[b]; got != want && math.Abs(got-want) > 1e-14*math.Abs(want) {
 					t.Errorf("%s∘%v discrete=%v batch %d: reward %v, aggregators say %v", c.u, c.inner, discrete, b, got, want)
 				}
-				checkDifferenceRewards(t, g, b, fmt.Sprintf("%s∘%v discrete=%v", c.u, c.inner, discrete))
+				checkDifferenceRewards(t, g, 1, b, fmt.Sprintf("%s∘%v discrete=%v", c.u, c.inner, discrete))
 			}
 			if !g.Done()[0] {
 				t.Error("not done after one step")
@@ -437,9 +437,20 @@ func BenchmarkMatrixGradient(b *testing.B) {
 	}
 }
 
+// effortDifferenceRewarder is an environment whose efforts, reward and
+// difference rewards checkDifferenceRewards can read.
+type effortDifferenceRewarder interface {
+	DifferenceRewarder
+	Effort() []float64
+	TeamReward() *aggregators.Reward
+}
+
 // checkDifferenceRewards checks batch element b of g's difference rewards
-// against the aggregators: agent i's is R(A) - R(A with row i zero).
-func checkDifferenceRewards(t *testing.T, g *MatrixGame, b int, what string) {
+// against the aggregators: agent i's is the step's reward with scale·R(A)
+// in it replaced by scale·(R(A) - R(A with row i zero)), scale the weight
+// of R(A) in the step's reward (1 in the matrix game, 1/10 in
+// Multi-goal-capture).
+func checkDifferenceRewards(t *testing.T, g effortDifferenceRewarder, scale float64, b int, what string) {
 	t.Helper()
 	N, M := g.Agents(), g.Tasks()
 	eff := g.Effort()[b*N*M : (b+1)*N*M]
@@ -456,7 +467,7 @@ func checkDifferenceRewards(t *testing.T, g *MatrixGame, b int, what string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := R - Rw
+		want := g.Reward()[b] - scale*Rw
 		if got := g.DifferenceRewards()[b*N+i]; math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(R)) {
 			t.Errorf("%s batch %d: agent %d's difference reward %v, aggregators say %v (R %v, without it %v)", what, b, i, got, want, R, Rw)
 		}
@@ -486,14 +497,14 @@ func TestMatrixDifferenceRewardsLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		for b := 0; b < B; b++ {
-			checkDifferenceRewards(t, g, b, fmt.Sprintf("round %d step", round))
+			checkDifferenceRewards(t, g, 1, b, fmt.Sprintf("round %d step", round))
 		}
 		pol := NewLinearTanh(N, 1, M, 0.5, 0.8, 1.5, int64(7+round))
 		if _, _, err := g.ReturnGradient(pol, 1, []string{"U.t"}); err != nil {
 			t.Fatal(err)
 		}
 		for b := 0; b < B; b++ {
-			checkDifferenceRewards(t, g, b, fmt.Sprintf("round %d ReturnGradient", round))
+			checkDifferenceRewards(t, g, 1, b, fmt.Sprintf("round %d ReturnGradient", round))
 		}
 	}
 }

@@ -120,9 +120,9 @@ running.
 -dir results/tag-large-entropy. A run keeps the setting it was trained
 with; a directory of runs trained without it is refused, not mixed.
 -difference-rewards trains every agent on its difference reward (the
-experiments train on the team reward, as the paper), in the experiments
-of Tag and the matrix game; the same holds for a directory trained
-without it.
+experiments train on the team reward, as the paper), in the learning
+experiments (matrix, capture and tag); the same holds for a directory
+trained without it.
 
 -jobs runs several runs at once; each already uses two goroutines (one per
 team), so -jobs 1 (the default) keeps two cores busy. The results do not
@@ -182,7 +182,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	firstSeed := fs.Int("first-seed", 0, "train and tabulate only seeds `S` to -seeds of each cell (0: from 1)")
 	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's; at most 1000000)")
 	entropy := fs.Float64("entropy", 0, "train with PPO's entropy bonus of weight `W` (0: the experiment's, none; learning experiments only)")
-	difference := fs.Bool("difference-rewards", false, "train each agent on its difference reward (learning experiments in tag and the matrix game only)")
+	difference := fs.Bool("difference-rewards", false, "train each agent on its difference reward (the learning experiments: matrix, capture and tag)")
 	pairs := fs.String("pairs", "", "only these (U, T) pairs, `U-T,...` (default all)")
 	variants := fs.String("variants", "", "only these variants, `LABEL,...` as range-0,range-0p35 (default all)")
 	tableOnly := fs.Bool("table", false, "write the table and figures of the runs finished in DIR, without training")

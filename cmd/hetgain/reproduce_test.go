@@ -558,9 +558,14 @@ func TestReproduceDifferenceRewards(t *testing.T) {
 		t.Errorf("the same directory without -difference-rewards: exit %d, stderr %q; want an error naming DifferenceRewards", code, errb.String())
 	}
 	capture := filepath.Join(t.TempDir(), "capture")
-	code, _, errOut := runArgs("reproduce", "capture", "-dir", capture, "-seeds", "1", "-iterations", "1", "-difference-rewards", "-quiet")
-	if code == exitOK || !strings.Contains(errOut, "DifferenceRewards") || !strings.Contains(errOut, "capture") {
-		t.Errorf("reproduce capture -difference-rewards: exit %d, %q; want an error naming DifferenceRewards and capture", code, errOut)
+	errb.Reset()
+	if code := runTiny(newApp(context.Background(), &out, &errb), "reproduce", "capture", "-dir", capture, "-pairs", "min-max", "-seeds", "1", "-iterations", "1", "-difference-rewards", "-quiet"); code != exitOK {
+		t.Fatalf("reproduce capture -difference-rewards: exit %d, stderr %q", code, errb.String())
+	}
+	for p, spec := range seed1Specs(t, capture, 1) {
+		if !spec.Team.DifferenceRewards || spec.Env.Name != "capture" {
+			t.Errorf("%s: DifferenceRewards %v in %s, want true in capture", p, spec.Team.DifferenceRewards, spec.Env.Name)
+		}
 	}
 	if code, _, errOut := runArgs("reproduce", "-difference-rewards", "hetgps", "softmax"); code != exitUsage || !strings.Contains(errOut, "hetgps") {
 		t.Errorf("reproduce -difference-rewards hetgps: exit %d, %q; want a usage error", code, errOut)

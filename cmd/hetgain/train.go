@@ -148,7 +148,7 @@ func addTrainFlags(fs *flag.FlagSet) trainFlags {
 		ippo:              fs.Bool("ippo", false, "IPPO: a critic per agent on its own observation (default MAPPO: one centralised critic)"),
 		agentIndex:        fs.Bool("agent-index", false, "append each agent's one-hot index to its observation"),
 		agentRewards:      fs.Bool("agent-rewards", false, "train each agent on its own reward, where the environment has one (tag: its own distance term); returns and gains stay the team's"),
-		differenceRewards: fs.Bool("difference-rewards", false, "train each agent on its difference reward, where the environment has one (R(A) less R(A) without its efforts; tag and matrix, tag's with each chaser's own distance term); returns and gains stay the team's"),
+		differenceRewards: fs.Bool("difference-rewards", false, "train each agent on its difference reward (R(A) less R(A) without its efforts; in tag with each chaser's own distance term, in capture with the shared covering bonus); returns and gains stay the team's"),
 		reference:         fs.Bool("reference", false, "start from the paper's settings (learn.ReferenceConfig) instead of learn's defaults"),
 		rawAdvantage:      fs.Bool("raw-advantage", false, "do not normalise the advantages of each minibatch, as the paper's template (the default with -reference; -raw-advantage=false turns it off there)"),
 	}
@@ -271,7 +271,7 @@ func checkAgentRewards(spec learn.RunSpec) error {
 		return usagef("-agent-rewards: %s has no rewards of each agent's own, only the team's (tag has: each chaser's own distance term)", env.Name())
 	}
 	if _, ok := env.(simulate.DifferenceRewarder); team.DifferenceRewards && !ok {
-		return usagef("-difference-rewards: %s has no difference rewards, only the team's (tag and matrix have)", env.Name())
+		return usagef("-difference-rewards: %s has no difference rewards, only the team's", env.Name())
 	}
 	return nil
 }

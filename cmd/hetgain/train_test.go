@@ -586,15 +586,20 @@ func TestTrainPlotPath(t *testing.T) {
 }
 
 // TestTrainAgentRewards checks -agent-rewards and -difference-rewards:
-// refused, naming the flag and the environment, where the environment has
-// only the team reward; refused together; and kept in the run's settings
-// in Tag.
+// -agent-rewards refused, naming the flag and the environment, where the
+// environment has only the team reward (every environment of the command
+// line has difference rewards); both refused together; and both kept in
+// the run's settings in Tag.
 func TestTrainAgentRewards(t *testing.T) {
 	for _, flagName := range []string{"-agent-rewards", "-difference-rewards"} {
-		for _, args := range [][]string{
-			{"train", "-env", map[string]string{"-agent-rewards": "matrix", "-difference-rewards": "capture"}[flagName], "-U", "min", "-T", "max", flagName, "-iterations", "1"},
-			{"hetgps", "-env", "capture", "-U", "softmax(0)", "-T", "softmax(0)", flagName, "-iterations", "1"},
-		} {
+		var refused [][]string
+		if flagName == "-agent-rewards" {
+			refused = [][]string{
+				{"train", "-env", "matrix", "-U", "min", "-T", "max", flagName, "-iterations", "1"},
+				{"hetgps", "-env", "capture", "-U", "softmax(0)", "-T", "softmax(0)", flagName, "-iterations", "1"},
+			}
+		}
+		for _, args := range refused {
 			dir := filepath.Join(t.TempDir(), "run")
 			code, _, errOut := runArgs(append(args, "-quiet", "-dir", dir)...)
 			if code != exitUsage || !strings.Contains(errOut, flagName) || !strings.Contains(errOut, args[2]) {
