@@ -114,15 +114,12 @@ type Capture struct {
 
 	// next state, committed when a step succeeds
 	posN, velN, obsN, effN, rewN []float64
-	// diff holds the [B][N] difference rewards of the last step once
-	// DifferenceRewards has computed them (diffOK).
-	diff   []float64
-	diffOK bool
+	diff                         differenceRewards
 	// per-element scratch
-	p, v, f, d, row []float64
-	cos, sin        []float64
-	walls           int // wall clamps met by ReturnGradient (for tests)
-	captures        int // steps with the capture bonus in ReturnGradient (for tests)
+	p, v, f, d []float64
+	cos, sin   []float64
+	walls      int // wall clamps met by ReturnGradient (for tests)
+	captures   int // steps with the capture bonus in ReturnGradient (for tests)
 }
 
 // NewCapture returns Multi-goal-capture configured by cfg (copied). It
@@ -215,10 +212,9 @@ func NewCapture(cfg CaptureConfig) (*Capture, error) {
 	c.obs, c.obsN = make([]float64, B*N*c.od), make([]float64, B*N*c.od)
 	c.eff, c.effN = make([]float64, B*N*M), make([]float64, B*N*M)
 	c.rew, c.rewN = make([]float64, B), make([]float64, B)
-	c.diff = make([]float64, B*N)
+	c.diff = newDifferenceRewards(B, N, M)
 	c.done = make([]bool, B)
 	c.p, c.v, c.f, c.d = make([]float64, 2*N), make([]float64, 2*N), make([]float64, 2*N), make([]float64, N*M)
-	c.row = make([]float64, M)
 	return c, nil
 }
 
@@ -416,8 +412,7 @@ func (c *Capture) Reset(seed int64) error {
 		c.rew[b] = 0
 		c.done[b] = false
 	}
-	zero(c.diff)
-	c.diffOK = true
+	c.diff.reset()
 	for b := 0; b < c.b; b++ {
 		c.observe(b, c.pos, c.vel, c.obs)
 	}
@@ -462,7 +457,7 @@ func (c *Capture) Step(actions []float64) error {
 	c.obs, c.obsN = c.obsN, c.obs
 	c.eff, c.effN = c.effN, c.eff
 	c.rew, c.rewN = c.rewN, c.rew
-	c.diffOK = false
+	c.diff.invalidate()
 	c.steps++
 	if c.steps >= c.length {
 		for b := range c.done {
@@ -726,22 +721,7 @@ func (c *Capture) Effort() []float64 { return c.eff }
 // reward alone does not pay for them. A reward that cannot be evaluated
 // without an agent gives NaN, which learners report.
 func (c *Capture) DifferenceRewards() []float64 {
-	if c.diffOK {
-		return c.diff
-	}
-	N, M := c.n, c.m
-	for b := 0; b < c.b; b++ {
-		e := c.eff[b*N*M : (b+1)*N*M]
-		for i := 0; i < N; i++ {
-			without, err := c.fn.valueWithoutRow(e, c.row, i)
-			if err != nil {
-				without = math.NaN()
-			}
-			c.diff[b*N+i] = c.rew[b] - without/10
-		}
-	}
-	c.diffOK = true
-	return c.diff
+	return c.diff.values(&c.fn, c.eff, 0.1, func(b, _ int) float64 { return c.rew[b] })
 }
 
 // Done reports whether each element's episode has ended.

@@ -94,7 +94,7 @@ func (c *Capture) ReturnGradient(pol Policy, seed int64, params []string) ([]flo
 	ret, grad, err := gradientsOverBatch(c.Name(), c.b, K, func(b int, g []float64) (float64, error) {
 		return c.elementGradient(b, pol, seed, sl, t, g)
 	})
-	c.diffOK = false // the efforts and rewards are now those of the gradient's episodes
+	c.diff.invalidate() // the efforts and rewards are now those of the gradient's episodes
 	if err != nil {
 		return nil, nil, err
 	}

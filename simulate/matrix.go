@@ -2,7 +2,6 @@ package simulate
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/hetgain/hetgain/aggregators"
 )
@@ -40,11 +39,7 @@ type MatrixGame struct {
 	done        []bool
 	started     bool
 
-	// diff holds the [B][N] difference rewards of the last step once
-	// DifferenceRewards has computed them (diffOK), row a scratch row.
-	diff   []float64
-	diffOK bool
-	row    []float64
+	diff differenceRewards
 }
 
 // NewMatrixGame returns the matrix game with batch elements, agents agents
@@ -77,7 +72,7 @@ func NewMatrixGame(batch, agents, tasks int, discrete bool, r *aggregators.Rewar
 	g.rew, g.rewTmp = make([]float64, batch), make([]float64, batch)
 	g.eff, g.effTmp = make([]float64, batch*agents*tasks), make([]float64, batch*agents*tasks)
 	g.done = make([]bool, batch)
-	g.diff, g.row = make([]float64, batch*agents), make([]float64, tasks)
+	g.diff = newDifferenceRewards(batch, agents, tasks)
 	return g, nil
 }
 
@@ -166,8 +161,7 @@ func (g *MatrixGame) Reset(seed int64) error {
 	for k := range g.eff {
 		g.eff[k] = 0
 	}
-	zero(g.diff)
-	g.diffOK = true
+	g.diff.reset()
 	g.started = true
 	return nil
 }
@@ -240,7 +234,7 @@ func (g *MatrixGame) Step(actions []float64) error {
 	}
 	g.eff, g.effTmp = g.effTmp, g.eff
 	g.rew, g.rewTmp = g.rewTmp, g.rew
-	g.diffOK = false
+	g.diff.invalidate()
 	for b := range g.done {
 		g.done[b] = true
 	}
@@ -255,22 +249,7 @@ func (g *MatrixGame) Step(actions []float64) error {
 // alone does not pay for them. A reward that
 // cannot be evaluated without an agent gives NaN, which learners report.
 func (g *MatrixGame) DifferenceRewards() []float64 {
-	if g.diffOK {
-		return g.diff
-	}
-	n, m := g.n, g.m
-	for b := 0; b < g.batch; b++ {
-		e := g.eff[b*n*m : (b+1)*n*m]
-		for i := 0; i < n; i++ {
-			without, err := g.fn.valueWithoutRow(e, g.row, i)
-			if err != nil {
-				without = math.NaN()
-			}
-			g.diff[b*n+i] = g.rew[b] - without
-		}
-	}
-	g.diffOK = true
-	return g.diff
+	return g.diff.values(&g.fn, g.eff, 1, func(b, _ int) float64 { return g.rew[b] })
 }
 
 // matrixEffortRow maps one continuous action u to its effort row r and
@@ -399,7 +378,7 @@ func (g *MatrixGame) ReturnGradient(pol Policy, seed int64, params []string) ([]
 		copy(g.eff[b*n*m:(b+1)*n*m], eff)
 		g.done[b] = true
 	}
-	g.diffOK = false
+	g.diff.invalidate()
 	return ret, grad, nil
 }
 

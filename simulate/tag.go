@@ -198,14 +198,10 @@ type Tag struct {
 	// next state, committed when a step succeeds
 	posN, velN, obsN, effN, rewN, agentRewN []float64
 
-	// diffRew holds the [B][N] difference rewards of the last step once
-	// DifferenceRewards has computed them (diffOK).
-	diffRew []float64
-	diffOK  bool
+	diffRew differenceRewards
 	// per-element scratch
 	p, v, f []float64 // [N+M][2]
 	pushed  []bool    // [N+M]: pushed out by an obstacle during the step
-	row     []float64 // [M]: a row of efforts set aside by valueWithoutRow
 	// counters of non-smooth events met by ReturnGradient (for tests)
 	walls, contacts, caps, captures int
 }
@@ -271,11 +267,10 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	g.eff, g.effN = make([]float64, B*N*M), make([]float64, B*N*M)
 	g.rew, g.rewN = make([]float64, B), make([]float64, B)
 	g.agentRew, g.agentRewN = make([]float64, B*N), make([]float64, B*N)
-	g.diffRew = make([]float64, B*N)
+	g.diffRew = newDifferenceRewards(B, N, M)
 	g.done = make([]bool, B)
 	g.p, g.v, g.f = make([]float64, 2*E), make([]float64, 2*E), make([]float64, 2*E)
 	g.pushed = make([]bool, E)
-	g.row = make([]float64, M)
 	if E > tagSureAgents(O) {
 		if err := g.spawn(0, 0); err != nil {
 			return nil, err
@@ -482,8 +477,7 @@ func (g *Tag) Reset(seed int64) error {
 	zero(g.eff)
 	zero(g.rew)
 	zero(g.agentRew)
-	zero(g.diffRew)
-	g.diffOK = true
+	g.diffRew.reset()
 	for b := range g.done {
 		g.done[b] = false
 	}
@@ -541,7 +535,7 @@ func (g *Tag) Step(actions []float64) error {
 	g.eff, g.effN = g.effN, g.eff
 	g.rew, g.rewN = g.rewN, g.rew
 	g.agentRew, g.agentRewN = g.agentRewN, g.agentRew
-	g.diffOK = false
+	g.diffRew.invalidate()
 	g.steps++
 	if g.steps >= g.length {
 		for b := range g.done {
@@ -772,22 +766,7 @@ func (g *Tag) AgentRewards() []float64 { return g.agentRew }
 // the chasers' own rewards does not pay for them. A reward that cannot be
 // evaluated without a chaser gives NaN, which learners report.
 func (g *Tag) DifferenceRewards() []float64 {
-	if g.diffOK {
-		return g.diffRew
-	}
-	N, M := g.n, g.m
-	for b := 0; b < g.b; b++ {
-		e := g.eff[b*N*M : (b+1)*N*M]
-		for i := 0; i < N; i++ {
-			without, err := g.fn.valueWithoutRow(e, g.row, i)
-			if err != nil {
-				without = math.NaN()
-			}
-			g.diffRew[b*N+i] = g.agentRew[b*N+i] - without
-		}
-	}
-	g.diffOK = true
-	return g.diffRew
+	return g.diffRew.values(&g.fn, g.eff, 1, func(b, i int) float64 { return g.agentRew[b*g.n+i] })
 }
 
 // Effort returns the flat [B][N][M] capture matrices of the last step.
