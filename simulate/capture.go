@@ -112,9 +112,10 @@ type Capture struct {
 	steps          int
 	started        bool
 
+	diff differenceRewards // of the last step, computed when read
+
 	// next state, committed when a step succeeds
 	posN, velN, obsN, effN, rewN []float64
-	diff                         differenceRewards
 	// per-element scratch
 	p, v, f, d []float64
 	cos, sin   []float64

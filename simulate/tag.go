@@ -195,10 +195,10 @@ type Tag struct {
 	steps         int
 	started       bool
 
+	diffRew differenceRewards // of the last step, computed when read
+
 	// next state, committed when a step succeeds
 	posN, velN, obsN, effN, rewN, agentRewN []float64
-
-	diffRew differenceRewards
 	// per-element scratch
 	p, v, f []float64 // [N+M][2]
 	pushed  []bool    // [N+M]: pushed out by an obstacle during the step
