@@ -359,20 +359,7 @@ func TestCaptureDifferenceRewardsLifecycle(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		want := append([]float64(nil), twin.DifferenceRewards()...)
-		if round == 1 {
-			c.DifferenceRewards() // read before the failed step too
-		}
-		bad := randomActions(4, c.Batch()*N*2, -1, 1)
-		bad[3] = math.NaN()
-		if err := c.Step(bad); !errors.Is(err, ErrAction) {
-			t.Fatalf("NaN action: %v, want ErrAction", err)
-		}
-		for k, v := range c.DifferenceRewards() {
-			if v != want[k] {
-				t.Fatalf("round %d: after a failed Step, difference reward %d is %v, want %v", round, k, v, want[k])
-			}
-		}
+		checkFailedStepKeepsDifferenceRewards(t, c, append([]float64(nil), twin.DifferenceRewards()...), round == 1)
 		for b := 0; b < c.Batch(); b++ {
 			checkDifferenceRewards(t, c, 0.1, b, fmt.Sprintf("round %d step", round))
 		}

@@ -474,6 +474,28 @@ func checkDifferenceRewards(t *testing.T, g effortDifferenceRewarder, scale floa
 	}
 }
 
+// checkFailedStepKeepsDifferenceRewards makes a Step of g fail with a NaN
+// action and checks that g's difference rewards are still want, those of
+// its last successful step; with readFirst it reads them before the failed
+// step too, so that both the computed and the not yet computed values are
+// checked.
+func checkFailedStepKeepsDifferenceRewards(t *testing.T, g DifferenceRewarder, want []float64, readFirst bool) {
+	t.Helper()
+	if readFirst {
+		g.DifferenceRewards()
+	}
+	bad := randomActions(4, g.Batch()*g.Agents()*g.ActionSpace().Dim, -1, 1)
+	bad[3] = math.NaN()
+	if err := g.Step(bad); !errors.Is(err, ErrAction) {
+		t.Fatalf("NaN action: %v, want ErrAction", err)
+	}
+	for k, v := range g.DifferenceRewards() {
+		if v != want[k] {
+			t.Fatalf("after a failed Step, difference reward %d is %v, want %v (read first: %v)", k, v, want[k], readFirst)
+		}
+	}
+}
+
 // TestMatrixDifferenceRewardsLifecycle checks that the difference rewards
 // are zero after Reset and follow the step that set the efforts, whether
 // a Step or ReturnGradient, even when read before it.
