@@ -1096,12 +1096,13 @@ func tagLargeDiffEntropy() Experiment {
 
 // tagLargeDiffEntropyStoredRuns is the number of its runs stored (see
 // testdata/README.md).
-const tagLargeDiffEntropyStoredRuns = 16
+const tagLargeDiffEntropyStoredRuns = 22
 
 // storedTagLargeDiffEntropy checks the stored runs of tagLargeDiffEntropy
-// and the verdict REPRODUCTIONS.md gives from them: the confirmation,
+// and the verdicts REPRODUCTIONS.md gives from them: the confirmation,
 // (mean, max) on seeds 10 to 18 judged alone as a set of nine, is
-// clearly positive (mean − 2 SE over tag-large's threshold 0.5).
+// clearly positive (mean − 2 SE over tag-large's threshold 0.5), and
+// the controls (mean, mean) and (max, max), 3 seeds each, are not.
 func storedTagLargeDiffEntropy(t *testing.T) {
 	e := tagLargeDiffEntropy()
 	dir := filepath.Join("..", "testdata", "reproductions", "tag-large-diff-entropy")
@@ -1122,6 +1123,19 @@ func storedTagLargeDiffEntropy(t *testing.T) {
 	}
 	if len(fresh) != 9 || !v.Positive() {
 		t.Errorf("tag-large-diff-entropy (mean, max), seeds 10 to 18: %d seeds, %v; REPRODUCTIONS.md says nine, clearly positive", len(fresh), v)
+	}
+	for _, name := range []string{"2v2 mean-mean", "2v2 max-max"} {
+		control, err := ReadCell(dir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := Judge(control.Gains, 3, e.PositiveThreshold, math.Inf(-1), math.Inf(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(control.Gains) != 3 || v.Positive() {
+			t.Errorf("tag-large-diff-entropy %s: %d seeds, %v; REPRODUCTIONS.md says three, not clearly positive", name, len(control.Gains), v)
+		}
 	}
 }
 
