@@ -1229,3 +1229,42 @@ func TestTagAgentRewardsLifecycle(t *testing.T) {
 		}
 	}
 }
+
+// TestTagDifferenceRewardsUnderMinT checks a consequence of the
+// definition that REPRODUCTIONS.md uses: with T = min every column of the
+// capture matrix without chaser i's captures is 0, so R(A_{-i}) = U(0, …, 0)
+// = 0 and each chaser's difference reward is its own reward. With T = max
+// a chaser that duplicates another's capture is paid nothing for it, so
+// there the two differ once captures happen.
+func TestTagDifferenceRewardsUnderMinT(t *testing.T) {
+	for _, u := range []string{"min", "mean", "max"} {
+		for _, tOp := range []string{"min", "max"} {
+			g := newTag(t, TagConfig{Batch: 8, Reward: reward(t, u, tOp)})
+			if err := g.Reset(11); err != nil {
+				t.Fatal(err)
+			}
+			pol := g.ChaserPolicy(10, 0, 0, false)
+			differ := 0
+			for !g.Done()[0] {
+				acts := make([]float64, g.Batch()*g.Agents()*2)
+				for k := 0; k < g.Batch()*g.Agents(); k++ {
+					pol.Act(k%g.Agents(), g.Obs()[k*g.ObsDim():(k+1)*g.ObsDim()], []float64{0, 0}, acts[2*k:2*k+2])
+				}
+				if err := g.Step(acts); err != nil {
+					t.Fatal(err)
+				}
+				for k, own := range g.AgentRewards() {
+					if d := g.DifferenceRewards()[k]; d != own {
+						differ++
+						if tOp == "min" {
+							t.Fatalf("U=%s, T=min: chaser reward %d: difference %v, own %v", u, k, d, own)
+						}
+					}
+				}
+			}
+			if tOp == "max" && differ == 0 {
+				t.Errorf("U=%s, T=max: the difference rewards equal the chasers' own in every step; the pursuit made no capture", u)
+			}
+		}
+	}
+}
