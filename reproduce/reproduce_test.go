@@ -1104,10 +1104,10 @@ const tagLargeDiffEntropyStoredRuns = 37
 // clearly positive (mean − 2 SE over tag-large's threshold 0.5), and
 // the cells whose theoretical gain is 0 that the first protocol's screen
 // has finished, 3 seeds each, are not (the controls (mean, mean) and
-// (max, max), then (min, min), (mean, min) and (max, min)). Its (min, mean) and (min, max) runs, 3
-// seeds each, are stored and in the tables but, by the protocol,
-// reported and not judged. (max, min) is clearly negative (mean + 2 SE
-// below 0), as REPRODUCTIONS.md says.
+// (max, max), then (min, min), (mean, min) and (max, min)); (max, min)
+// is even clearly negative (mean + 2 SE below 0). Its (min, mean) and
+// (min, max) runs, 3 seeds each, are stored and in the tables but, by
+// the protocol, reported and not judged.
 func storedTagLargeDiffEntropy(t *testing.T) {
 	e := tagLargeDiffEntropy()
 	dir := filepath.Join("..", "testdata", "reproductions", "tag-large-diff-entropy")
