@@ -173,3 +173,23 @@ func ExampleJudge() {
 	// 7 of 9 seeds: mean 5.926 ± 7.223 (std), mean − 2 SE 0.4655 against 0.5: not clearly positive so far; not settled: the 2 seed(s) to come can still reach 3.196
 	// 9 of 9 seeds: mean 5.803 ± 8.282 (std), mean − 2 SE 0.2819 against 0.5: not clearly positive
 }
+
+// The confirmation of Tag's (mean, max) under difference rewards and an
+// entropy bonus (REPRODUCTIONS.md): seeds 10 to 18, trained after the
+// variant was chosen on seeds 1 to 9, judged alone by tag-large's rule.
+func ExampleSeedGains_SeedRange() {
+	cell, err := reproduce.ReadCell("../testdata/reproductions/tag-large-diff-entropy", "2v2 mean-max")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fresh := cell.SeedRange(10, 18)
+	fmt.Println(fresh.Seeds)
+	v, err := reproduce.Judge(fresh.Gains, 9, 0.5, math.Inf(-1), math.Inf(1))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(v)
+	// Output:
+	// [10 11 12 13 14 15 16 17 18]
+	// 9 of 9 seeds: mean 17.9 ± 16.62 (std), mean − 2 SE 6.821 against 0.5: clearly positive
+}

@@ -488,6 +488,25 @@ func pairedValues(pairs []PairedGains) ([]string, []figures.PairedValues) {
 	return cells, values
 }
 
+// SeedRange returns the seeds of g from first to last, both included, as
+// a cell of the same name: a set of fresh seeds judged alone, as a
+// confirmation on seeds 10 to 18 after an exploration on 1 to 9. Its
+// slices are new. It panics if first > last.
+func (g SeedGains) SeedRange(first, last int) SeedGains {
+	if first > last {
+		panic(fmt.Sprintf("reproduce: seed range %d to %d is empty", first, last))
+	}
+	r := g
+	r.Seeds, r.Gains = nil, nil
+	for i, k := range g.Seeds {
+		if first <= k && k <= last {
+			r.Seeds = append(r.Seeds, k)
+			r.Gains = append(r.Gains, g.Gains[i])
+		}
+	}
+	return r
+}
+
 // String describes g in one line: its cell, its seeds and what its gain
 // is.
 func (g SeedGains) String() string {

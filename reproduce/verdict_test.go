@@ -418,3 +418,41 @@ func TestJoinSeedGains(t *testing.T) {
 		t.Errorf("JoinSeedGains changed its argument: %+v", a)
 	}
 }
+
+// TestSeedRange checks that SeedRange keeps exactly the seeds in its
+// range, each with its own gain, against a filter by hand over every
+// range of a cell with a gap in its seeds; that its slices do not alias
+// the cell's; and that an empty range panics.
+func TestSeedRange(t *testing.T) {
+	g := SeedGains{Cell: "2v2 max-max", Definition: "reproduce's", Seeds: []int{1, 2, 3, 5, 8}, Gains: []float64{0.1, 0.2, 0.3, 0.5, 0.8}}
+	for first := 0; first <= 9; first++ {
+		for last := first; last <= 9; last++ {
+			r := g.SeedRange(first, last)
+			var want []int
+			for _, k := range g.Seeds {
+				if first <= k && k <= last {
+					want = append(want, k)
+				}
+			}
+			if fmt.Sprint(r.Seeds) != fmt.Sprint(want) || len(r.Gains) != len(want) || r.Cell != g.Cell || r.Definition != g.Definition {
+				t.Fatalf("SeedRange(%d, %d) = %+v, want seeds %v", first, last, r, want)
+			}
+			for i, k := range r.Seeds {
+				if r.Gains[i] != float64(k)/10 {
+					t.Fatalf("SeedRange(%d, %d): seed %d has gain %v", first, last, k, r.Gains[i])
+				}
+			}
+		}
+	}
+	r := g.SeedRange(2, 5)
+	r.Seeds[0], r.Gains[0] = 99, 99
+	if g.Seeds[1] != 2 || g.Gains[1] != 0.2 {
+		t.Errorf("SeedRange's result aliases its cell: %+v", g)
+	}
+	defer func() {
+		if e := recover(); e == nil || !strings.Contains(fmt.Sprint(e), "reproduce: seed range 5 to 4") {
+			t.Errorf("SeedRange(5, 4): panic %v, want one naming the range", e)
+		}
+	}()
+	g.SeedRange(5, 4)
+}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/hetgain/hetgain/reproduce"
@@ -12,7 +13,7 @@ import (
 var verdictCommand = &command{
 	name:     "verdict",
 	summary:  "judge a cell's learned gains by the rule fixed before its runs (mean − 2 SE against a threshold), also while seeds are to come",
-	synopsis: "-threshold X [-seeds K] [-lo L] [-hi H] [-cell CELL] DIR...",
+	synopsis: "-threshold X [-seeds K] [-lo L] [-hi H] [-cell CELL] [-first-seed F] [-last-seed L] DIR...",
 	about: `
 Verdict reads the final learned gains of a training experiment, a
 directory of train (its gains.csv: TaskGain where train had -task-params,
@@ -34,11 +35,16 @@ gain (a run with no evaluation) are left out and counted.
 Several directories are read as one, their cells of the same name joined:
 the seeds of a cell split over runs with -first-seed, each seed in one
 directory only. With -cell, each directory's cell of that name (a train
-directory's one cell answers to any) joins the others'. It trains nothing and is instant.`,
+directory's one cell answers to any) joins the others'. With -first-seed and
+-last-seed only the seeds from F to L count, a fresh set judged alone (a
+confirmation on seeds 10 to 18 after a variant was chosen on 1 to 9);
+-seeds then counts the seeds planned in that range. It trains nothing and
+is instant.`,
 	examples: []example{
 		{"hetgain verdict -threshold 0.5 -seeds 9 runs/tag-difference", "may the probe stop after the seeds finished so far?"},
 		{"hetgain verdict -threshold 0.5 -cell '2v2 mean-max' results/tag-large", "tag-large's (mean, max) by its rule"},
 		{"hetgain verdict -threshold 0.5 -seeds 9 runs/seeds1-5 runs/seeds6-9", "one cell's seeds trained in two directories"},
+		{"hetgain verdict -threshold 0.5 -seeds 9 -first-seed 4 -last-seed 12 -cell '2v2 max-max' runs/tag-variant", "seeds 4 to 12 judged alone, apart from the screen's 1 to 3"},
 	},
 	setup: setupVerdict,
 }
@@ -53,6 +59,8 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	lo := fs.Float64("lo", math.Inf(-1), "the smallest gain a seed to come may end with, `L`")
 	hi := fs.Float64("hi", math.Inf(1), "the largest gain a seed to come may end with, `H`")
 	cell := fs.String("cell", "", "judge only this cell (`CELL`, as \"2v2 mean-max\"; a train directory's one cell stands for any)")
+	first := fs.Int("first-seed", 1, "judge only seeds from `F` on")
+	last := fs.Int("last-seed", math.MaxInt32, "judge only seeds up to `L`")
 	return func(a *app, fs *flag.FlagSet) error {
 		if fs.NArg() < 1 {
 			return usagef("want a directory of training runs")
@@ -69,9 +77,17 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if math.IsNaN(*lo) || math.IsNaN(*hi) || *lo > *hi || math.IsInf(*lo, 1) || math.IsInf(*hi, -1) {
 			return usagef("-lo %v -hi %v: want lo <= hi, lo < +Inf and hi > -Inf", *lo, *hi)
 		}
+		if *first < 1 || *last < *first {
+			return usagef("-first-seed %d -last-seed %d: want 1 <= first <= last", *first, *last)
+		}
 		cells, err := readJoinedSeedGains(fs.Args(), *cell)
 		if err != nil {
 			return err
+		}
+		for i, g := range cells {
+			if cells[i] = g.SeedRange(*first, *last); len(cells[i].Seeds) == 0 {
+				return usagef("-first-seed %d -last-seed %d: %s has no seed in this range (it has %v)", *first, *last, cellLabel(g), g.Seeds)
+			}
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s\n", strings.Join(fs.Args(), " "))
@@ -164,4 +180,13 @@ func joinCell(joined []reproduce.SeedGains, g reproduce.SeedGains, dir string) (
 		return joined, nil
 	}
 	return append(joined, g), nil
+}
+
+// cellLabel names the cell g in a message: its name, or "the cell" for a
+// train directory's.
+func cellLabel(g reproduce.SeedGains) string {
+	if g.Cell == "" {
+		return "the cell"
+	}
+	return strconv.Quote(g.Cell)
 }

@@ -82,6 +82,9 @@ func TestVerdictUsage(t *testing.T) {
 		{[]string{"-threshold", "0.5", "-cell", "2v2 mean-max", dir, filepath.Join(dir, "..", "tag-large-30m")}, "both have seed 5"},
 		{[]string{"-threshold", "0.5"}, "want a directory"},
 		{[]string{"-threshold", "0.5", t.TempDir()}, "has neither runs.csv"},
+		{[]string{"-threshold", "0.5", "-first-seed", "0", dir}, "want 1 <= first <= last"},
+		{[]string{"-threshold", "0.5", "-first-seed", "5", "-last-seed", "4", dir}, "want 1 <= first <= last"},
+		{[]string{"-threshold", "0.5", "-first-seed", "10", "-cell", "2v2 mean-max", dir}, `"2v2 mean-max" has no seed in this range (it has [1 2 3 4 5 6 7 8 9])`},
 	} {
 		code, _, errOut := runArgs(append([]string{"verdict"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
@@ -119,5 +122,32 @@ func TestVerdictJoins(t *testing.T) {
 	code, _, errOut = runArgs("verdict", "-threshold", "0.2", a, b, a)
 	if code != exitUsage || !strings.Contains(errOut, "both have seed 1") {
 		t.Errorf("a seed in two directories: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestVerdictSeedRange judges the stored confirmation of Tag's (mean, max)
+// under difference rewards and an entropy bonus, seeds 10 to 18 of a cell
+// that holds seeds 2 to 18, against Judge on those gains read from
+// runs.csv with gota: only they are listed, and the verdict is theirs.
+func TestVerdictSeedRange(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "reproductions", "tag-large-diff-entropy")
+	code, out, errOut := runArgs("verdict", "-threshold", "0.5", "-seeds", "9", "-first-seed", "10", "-last-seed", "18", "-cell", "2v2 mean-max", dir)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	byseed := readGainColumn(t, filepath.Join(dir, "runs.csv"), "2v2 mean-max", "Gain")
+	var gains []float64
+	for k := 10; k <= 18; k++ {
+		gains = append(gains, byseed[k])
+	}
+	if _, ok := byseed[9]; !ok || len(gains) != 9 {
+		t.Fatalf("the stored cell is meant to hold seed 9 and seeds 10 to 18: %v", byseed)
+	}
+	v, err := reproduce.Judge(gains, 9, 0.5, math.Inf(-1), math.Inf(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "   "+v.String()+"\n") || !strings.Contains(out, "gains by seed: 10: ") || strings.Contains(out, " 9: ") {
+		t.Errorf("output is not seeds 10 to 18 with the verdict %q:\n%s", v, out)
 	}
 }
