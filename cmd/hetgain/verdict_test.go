@@ -20,15 +20,7 @@ func TestVerdictStored(t *testing.T) {
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	byseed := readGainColumn(t, filepath.Join(dir, "runs.csv"), "2v2 mean-max", "Gain")
-	var gains []float64
-	for k := 1; k <= 9; k++ {
-		gains = append(gains, byseed[k])
-	}
-	v, err := reproduce.Judge(gains, 13, 0.5, math.Inf(-1), math.Inf(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := judgeStoredSeeds(t, dir, "2v2 mean-max", 1, 9, 13)
 	if !strings.Contains(out, "   "+v.String()+"\n") || !strings.Contains(v.String(), "not settled") {
 		t.Errorf("output lacks the verdict %q:\n%s", v, out)
 	}
@@ -135,19 +127,33 @@ func TestVerdictSeedRange(t *testing.T) {
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	byseed := readGainColumn(t, filepath.Join(dir, "runs.csv"), "2v2 mean-max", "Gain")
-	var gains []float64
-	for k := 10; k <= 18; k++ {
-		gains = append(gains, byseed[k])
+	if _, ok := readGainColumn(t, filepath.Join(dir, "runs.csv"), "2v2 mean-max", "Gain")[9]; !ok {
+		t.Fatal("the stored cell is meant to hold seed 9, outside the range")
 	}
-	if _, ok := byseed[9]; !ok || len(gains) != 9 {
-		t.Fatalf("the stored cell is meant to hold seed 9 and seeds 10 to 18: %v", byseed)
-	}
-	v, err := reproduce.Judge(gains, 9, 0.5, math.Inf(-1), math.Inf(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := judgeStoredSeeds(t, dir, "2v2 mean-max", 10, 18, 9)
 	if !strings.Contains(out, "   "+v.String()+"\n") || !strings.Contains(out, "gains by seed: 10: ") || strings.Contains(out, " 9: ") {
 		t.Errorf("output is not seeds 10 to 18 with the verdict %q:\n%s", v, out)
 	}
+}
+
+// judgeStoredSeeds returns Judge's verdict, by the rule of tag-large
+// (threshold 0.5) with planned seeds, on the gains of seeds first to last
+// of the stored reproduction dir's cell, read from its runs.csv with gota;
+// each of those seeds must be there.
+func judgeStoredSeeds(t *testing.T, dir, cell string, first, last, planned int) reproduce.Verdict {
+	t.Helper()
+	byseed := readGainColumn(t, filepath.Join(dir, "runs.csv"), cell, "Gain")
+	var gains []float64
+	for k := first; k <= last; k++ {
+		g, ok := byseed[k]
+		if !ok {
+			t.Fatalf("%s %s has no seed %d", dir, cell, k)
+		}
+		gains = append(gains, g)
+	}
+	v, err := reproduce.Judge(gains, planned, 0.5, math.Inf(-1), math.Inf(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
