@@ -405,15 +405,8 @@ creditCell, err := reproduce.ReadCell("../testdata/reproductions/tag-large-diff-
 if err != nil {
 	panic(err)
 }
-first := []float64{29.82, -3.51} // seeds 1 and 6, not stored
-var fresh []float64
-for i, seed := range creditCell.Seeds {
-	if seed < 10 {
-		first = append(first, creditCell.Gains[i])
-	} else {
-		fresh = append(fresh, creditCell.Gains[i])
-	}
-}
+first := append([]float64{29.82, -3.51}, creditCell.SeedRange(1, 9).Gains...) // seeds 1 and 6 are not stored
+fresh := creditCell.SeedRange(10, 18).Gains
 for _, set := range []struct {
 	name  string
 	gains []float64
