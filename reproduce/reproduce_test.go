@@ -885,6 +885,7 @@ func TestStoredReproductions(t *testing.T) {
 	storedTable(t, tagLargeStored(), tagLargeStoredRuns)
 	storedTable(t, TagLarge30M(), tagLarge30MStoredRuns)
 	storedTagLargeDiffEntropy(t)
+	storedTagLargeDiffEntropyFresh(t)
 	storedObservability(t)
 	storedObservabilityIndex(t)
 
@@ -1151,6 +1152,35 @@ func storedTagLargeDiffEntropy(t *testing.T) {
 		}
 		if v, err := Judge(losses, 3, 0, math.Inf(-1), math.Inf(1)); err != nil || !v.Positive() {
 			t.Errorf("tag-large-diff-entropy %s: the losses %v (error %v); REPRODUCTIONS.md says clearly negative, mean + 2 SE below 0", name, v, err)
+		}
+	}
+}
+
+// tagLargeDiffEntropyFreshStoredRuns is the number of runs of the second
+// protocol stored (see testdata/README.md): fresh seeds 4 to 12 of
+// (max, max), then of (min, mean) and (min, max).
+const tagLargeDiffEntropyFreshStoredRuns = 4
+
+// storedTagLargeDiffEntropyFresh checks the stored runs of the second
+// protocol of REPRODUCTIONS.md, tagLargeDiffEntropy's cells (max, max),
+// (min, mean) and (min, max) on fresh seeds 4 to 12: they load, their
+// tables are those of their logs, and every seed is fresh (none of the
+// screen's 1 to 3). A cell is judged only when its nine seeds are in.
+func storedTagLargeDiffEntropyFresh(t *testing.T) {
+	e, err := tagLargeDiffEntropy().WithPairs("max-max,min-mean,min-max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Seeds = 12
+	dir := filepath.Join("..", "testdata", "reproductions", "tag-large-diff-entropy-fresh")
+	storedTableIn(t, e, dir, tagLargeDiffEntropyFreshStoredRuns)
+	cells, err := ReadSeedGains(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range cells {
+		if len(g.SeedRange(4, 12).Seeds) != len(g.Seeds) {
+			t.Errorf("tag-large-diff-entropy-fresh %s: seeds %v, want only fresh seeds 4 to 12", g.Cell, g.Seeds)
 		}
 	}
 }
