@@ -85,7 +85,8 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return err
 		}
 		for i, g := range cells {
-			if cells[i] = g.SeedRange(*first, *last); len(cells[i].Seeds) == 0 {
+			cells[i] = g.SeedRange(*first, *last)
+			if len(cells[i].Seeds) == 0 {
 				return usagef("-first-seed %d -last-seed %d: %s has no seed in this range (it has %v)", *first, *last, cellLabel(g), g.Seeds)
 			}
 		}
