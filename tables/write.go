@@ -16,8 +16,10 @@ import (
 // DataFrame.WriteCSV, which rounds floats to six significant digits, it
 // writes every float in the shortest form that parses back to the same
 // value (strconv.FormatFloat(v, 'g', -1, 64)); ±Inf are written "+Inf" and
-// "-Inf", and missing values "NaN", as gota reads them. It returns an
-// error if w is nil, df's error, if any, or the first write error.
+// "-Inf", and missing values "NaN", as gota reads them. Strings are
+// quoted by encoding/csv, which reads them back unchanged except that a
+// "\r\n" inside one reads back as "\n". It returns an error if w is nil,
+// df's error, if any, or the first write error.
 func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
 	if w == nil {
 		return errNilWriter("WriteCSV")
