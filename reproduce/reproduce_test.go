@@ -1114,37 +1114,20 @@ func storedTagLargeDiffEntropy(t *testing.T) {
 	e := tagLargeDiffEntropy()
 	dir := filepath.Join("..", "testdata", "reproductions", "tag-large-diff-entropy")
 	storedTableIn(t, e, dir, tagLargeDiffEntropyStoredRuns)
-	cell, err := ReadCell(dir, "2v2 mean-max")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh := cell.SeedRange(10, 18).Gains
-	v, err := Judge(fresh, 9, e.PositiveThreshold, math.Inf(-1), math.Inf(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(fresh) != 9 || !v.Positive() {
-		t.Errorf("tag-large-diff-entropy (mean, max), seeds 10 to 18: %d seeds, %v; REPRODUCTIONS.md says nine, clearly positive", len(fresh), v)
+	if v := judgeStoredCell(t, dir, "2v2 mean-max", 10, 18, 9, e.PositiveThreshold); len(v.Gains) != 9 || !v.Positive() {
+		t.Errorf("tag-large-diff-entropy (mean, max), seeds 10 to 18: %d seeds, %v; REPRODUCTIONS.md says nine, clearly positive", len(v.Gains), v)
 	}
 	clearlyNegative := map[string]bool{"2v2 max-min": true, "2v2 max-mean": true}
 	for _, name := range []string{"2v2 mean-mean", "2v2 max-max", "2v2 min-min", "2v2 mean-min", "2v2 max-min", "2v2 max-mean"} {
-		cell, err := ReadCell(dir, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		screen := cell.SeedRange(1, 3).Gains
-		v, err := Judge(screen, 3, e.PositiveThreshold, math.Inf(-1), math.Inf(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(screen) != 3 || v.Positive() {
-			t.Errorf("tag-large-diff-entropy %s, seeds 1 to 3: %d seeds, %v; REPRODUCTIONS.md says three, not clearly positive", name, len(screen), v)
+		v := judgeStoredCell(t, dir, name, 1, 3, 3, e.PositiveThreshold)
+		if len(v.Gains) != 3 || v.Positive() {
+			t.Errorf("tag-large-diff-entropy %s, seeds 1 to 3: %d seeds, %v; REPRODUCTIONS.md says three, not clearly positive", name, len(v.Gains), v)
 		}
 		if !clearlyNegative[name] {
 			continue
 		}
-		losses := make([]float64, len(screen))
-		for i, g := range screen {
+		losses := make([]float64, len(v.Gains))
+		for i, g := range v.Gains {
 			losses[i] = -g
 		}
 		if v, err := Judge(losses, 3, 0, math.Inf(-1), math.Inf(1)); err != nil || !v.Positive() {
@@ -1184,18 +1167,28 @@ func storedTagLargeDiffEntropyFresh(t *testing.T) {
 	}
 	clearlyPositive := map[string]bool{"2v2 max-max": true}
 	for name, want := range clearlyPositive {
-		cell, err := ReadCell(dir, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := Judge(cell.Gains, 9, e.PositiveThreshold, math.Inf(-1), math.Inf(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(cell.Gains) != 9 || v.Positive() != want {
-			t.Errorf("tag-large-diff-entropy-fresh %s: %d seeds, %v; REPRODUCTIONS.md says nine, clearly positive %t", name, len(cell.Gains), v, want)
+		v := judgeStoredCell(t, dir, name, 4, 12, 9, e.PositiveThreshold)
+		if len(v.Gains) != 9 || v.Positive() != want {
+			t.Errorf("tag-large-diff-entropy-fresh %s: %d seeds, %v; REPRODUCTIONS.md says nine, clearly positive %t", name, len(v.Gains), v, want)
 		}
 	}
+}
+
+// judgeStoredCell reads the cell called name from the stored reproduction
+// in dir and judges its seeds first to last as a set of planned seeds
+// against threshold (Judge, with no bounds on the seeds to come); it
+// stops the test on an error.
+func judgeStoredCell(t *testing.T, dir, name string, first, last, planned int, threshold float64) Verdict {
+	t.Helper()
+	cell, err := ReadCell(dir, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := Judge(cell.SeedRange(first, last).Gains, planned, threshold, math.Inf(-1), math.Inf(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // update makes TestStoredReproductions rewrite the stored tables,
