@@ -47,3 +47,61 @@ func FuzzWriteCSVRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWriteMarkdown checks that WriteMarkdown keeps a table's shape and
+// text for any string: the output is a header, a delimiter row and one
+// row, each of two cells when split at the pipes not escaped by a
+// backslash, and the string's cell, unescaped, is the string with its line
+// breaks and tabs made spaces.
+func FuzzWriteMarkdown(f *testing.F) {
+	f.Add("plain")
+	f.Add(`a|b\|c\`)
+	f.Add("two\r\nlines\tand a tab")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, s string) {
+		df := dataframe.New(series.New([]string{s}, series.String, "s"), series.New([]float64{0.5}, series.Float, "x"))
+		var buf bytes.Buffer
+		if err := tables.WriteMarkdown(&buf, df); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+		if len(lines) != 3 {
+			t.Fatalf("string %q: %d lines, want 3:\n%s", s, len(lines), buf.String())
+		}
+		for _, line := range lines {
+			if cells := splitMarkdownRow(line); len(cells) != 2 {
+				t.Fatalf("string %q: row %q has cells %q, want 2", s, line, cells)
+			}
+		}
+		want := strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(s)
+		if got := splitMarkdownRow(lines[2])[0]; got != want {
+			t.Errorf("string %q: its cell reads back as %q, want %q", s, got, want)
+		}
+	})
+}
+
+// splitMarkdownRow splits a row "| a | b |" of a Markdown table into its
+// cells, unescaped: a backslash takes the next byte literally, and an
+// unescaped '|' ends a cell. The one space WriteMarkdown puts on each side
+// of a cell is removed. A row that does not start and end with '|' has no
+// cells.
+func splitMarkdownRow(line string) []string {
+	if len(line) < 2 || line[0] != '|' || line[len(line)-1] != '|' {
+		return nil
+	}
+	var cells []string
+	var cell []byte
+	for i := 1; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '\\' && i+1 < len(line):
+			i++
+			cell = append(cell, line[i])
+		case c == '|':
+			cells = append(cells, strings.TrimSuffix(strings.TrimPrefix(string(cell), " "), " "))
+			cell = cell[:0]
+		default:
+			cell = append(cell, c)
+		}
+	}
+	return cells
+}

@@ -47,9 +47,11 @@ func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
 
 // WriteMarkdown writes df to w as a GitHub-flavoured Markdown table, with
 // numeric columns right-aligned and floats at full precision as in
-// WriteCSV. A '|' in a string is escaped, and a line break (\n, \r\n or
-// \r) or a tab becomes a space. It returns an error if w is nil, df's
-// error, if any, or the write error.
+// WriteCSV. A string is written as Markdown source: a line break (\n,
+// \r\n or \r) or a tab becomes a space, and '\' and '|' are escaped, so
+// that the table keeps its columns and a backslash shows as one; other
+// Markdown in a string (emphasis, code spans) is left to the renderer. It
+// returns an error if w is nil, df's error, if any, or the write error.
 func WriteMarkdown(w io.Writer, df dataframe.DataFrame) error {
 	if w == nil {
 		return errNilWriter("WriteMarkdown")
@@ -102,9 +104,12 @@ func formatElem(e series.Element) string {
 	return e.String()
 }
 
+// markdownCell escapes s for a cell of a Markdown table.
 func markdownCell(s string) string {
-	return strings.ReplaceAll(textCell(s), "|", `\|`)
+	return markdownEscaper.Replace(textCell(s))
 }
+
+var markdownEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`)
 
 func writeMarkdownRow(b *strings.Builder, cells []string) {
 	b.WriteString("|")

@@ -86,15 +86,15 @@ func TestWriteCSVSpecialValues(t *testing.T) {
 
 func TestWriteMarkdown(t *testing.T) {
 	df := dataframe.New(
-		series.New([]string{"a|b", "line\nbreak", "old\rmac\r\nand\ttab"}, series.String, "name"),
-		series.New([]float64{1.0 / 3, 2, -1}, series.Float, "v"),
-		series.New([]int{1, 20, 3}, series.Int, "n"),
+		series.New([]string{"a|b", "line\nbreak", "old\rmac\r\nand\ttab", `back\slash\|pipe`}, series.String, "name"),
+		series.New([]float64{1.0 / 3, 2, -1, 0}, series.Float, "v"),
+		series.New([]int{1, 20, 3, 4}, series.Int, "n"),
 	)
 	var buf bytes.Buffer
 	if err := tables.WriteMarkdown(&buf, df); err != nil {
 		t.Fatal(err)
 	}
-	want := "| name | v | n |\n| --- | ---: | ---: |\n| a\\|b | 0.3333333333333333 | 1 |\n| line break | 2 | 20 |\n| old mac and tab | -1 | 3 |\n"
+	want := "| name | v | n |\n| --- | ---: | ---: |\n| a\\|b | 0.3333333333333333 | 1 |\n| line break | 2 | 20 |\n| old mac and tab | -1 | 3 |\n| back\\\\slash\\\\\\|pipe | 0 | 4 |\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
