@@ -22,7 +22,7 @@ func FuzzWriteCSVRoundTrip(f *testing.F) {
 	f.Add(0.1, "plain")
 	f.Add(math.Inf(-1), `say "hi", twice`)
 	f.Add(math.NaN(), "two\nlines")
-	f.Add(-0.0, " leading space")
+	f.Add(math.Copysign(0, -1), " leading space")
 	f.Add(5e-324, "")
 	f.Add(1.0, "carriage\r\nreturn")
 	f.Fuzz(func(t *testing.T, v float64, s string) {
