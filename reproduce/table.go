@@ -544,19 +544,20 @@ func (r *Results) writeSeedGains(b *strings.Builder) {
 }
 
 // writeOpenCells writes, for every (variant, U, T) with fewer finished
-// runs than the experiment's seeds and not clearly positive, the most
-// that Gain − 2 standard errors can still reach whatever the other runs
-// give, and so whether they can still make it clearly positive (Judge,
-// with no bounds on their gains).
+// runs than the experiment plans for a cell (seeds FirstSeed to Seeds)
+// and not clearly positive, the most that Gain − 2 standard errors can
+// still reach whatever the other runs give, and so whether they can still
+// make it clearly positive (Judge, with no bounds on their gains).
 func (r *Results) writeOpenCells(b *strings.Builder) {
 	e := r.Experiment.withDefaults()
 	threshold := e.positiveThreshold()
+	planned := e.seedsPerCell()
 	for _, g := range r.groups() {
-		if len(g.cells) >= e.Seeds {
+		if len(g.cells) >= planned {
 			continue
 		}
 		gains := e.gains(g)
-		v, err := Judge(gains, e.Seeds, threshold, math.Inf(-1), math.Inf(1))
+		v, err := Judge(gains, planned, threshold, math.Inf(-1), math.Inf(1))
 		if err != nil {
 			fmt.Fprintf(b, "%s: %v\n", g.label(), err)
 			continue
@@ -564,8 +565,8 @@ func (r *Results) writeOpenCells(b *strings.Builder) {
 		if v.Positive() {
 			continue
 		}
-		fmt.Fprintf(b, "%s: %d of %d seeds finished; ", g.label(), len(gains), e.Seeds)
-		rest := e.Seeds - len(gains)
+		fmt.Fprintf(b, "%s: %d of %d seeds finished; ", g.label(), len(gains), planned)
+		rest := planned - len(gains)
 		switch {
 		case math.IsInf(v.Best, 1):
 			fmt.Fprintf(b, "the other %d can still make it clearly positive.\n", rest)

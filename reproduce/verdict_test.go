@@ -280,6 +280,22 @@ func TestSummaryOpenCells(t *testing.T) {
 			t.Errorf("gains %v: summary ends\n%q\nwant\n%q", c.gains, got, c.want)
 		}
 	}
+
+	// With FirstSeed 4 of Seeds 12 a cell plans nine seeds, not twelve:
+	// six finished leave three, as above, and not six, which could still
+	// make the same six gains clearly positive.
+	e := TagLarge30M()
+	e.Seeds, e.FirstSeed = 12, 4
+	six := cells(append(five, 0)...)
+	for k := range six {
+		six[k].Seed += 3
+	}
+	s := (&Results{Experiment: e, Cells: six}).Summary()
+	want := fmt.Sprintf("2v2 mean-max: 6 of 9 seeds finished; whatever the other 3 give, "+
+		"Gain - 2 standard errors stays at most %.3f: they cannot make it clearly positive.\n", mean(append(five, 0)))
+	if i := strings.Index(s, "2v2 mean-max: "); i < 0 || s[i:] != want {
+		t.Errorf("seeds 4 to 12, six finished: summary\n%s\nwant it to end\n%q", s, want)
+	}
 }
 
 // TestJudge checks Judge's verdict against its definition on random
