@@ -1144,7 +1144,7 @@ func storedTagLargeDiffEntropy(t *testing.T) {
 // tagLargeDiffEntropyFreshStoredRuns is the number of runs of the second
 // protocol stored (see testdata/README.md): fresh seeds 4 to 12 of
 // (max, max), then of (min, mean) and (min, max).
-const tagLargeDiffEntropyFreshStoredRuns = 25
+const tagLargeDiffEntropyFreshStoredRuns = 26
 
 // storedTagLargeDiffEntropyFresh checks the stored runs of the second
 // protocol of REPRODUCTIONS.md, tagLargeDiffEntropy's cells (max, max),
