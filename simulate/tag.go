@@ -698,11 +698,17 @@ func (g *Tag) score(b int, pos, prev, eff, agentRew []float64) (float64, error) 
 	if err != nil {
 		return r, err
 	}
-	shared := r - g.penalty*float64(g.collisions(p))
+	penalty := g.penalty * float64(g.collisions(p))
+	shared := r - penalty
 	for i, d := range agentRew {
 		agentRew[i] = -g.shaping*d + shared
 	}
-	return -g.shaping*dist/float64(N) + shared, nil
+	// The team reward is summed left to right, as before the chasers' own
+	// rewards existed: summing r - penalty first rounds differently in the
+	// steps that have both a capture and a collision, and the runs stored
+	// in testdata retrain with the same numbers only in this order
+	// (TestTagTeamRewardOrder).
+	return -g.shaping*dist/float64(N) + r - penalty, nil
 }
 
 // observe writes the observations of element b from positions and
