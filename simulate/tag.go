@@ -704,10 +704,10 @@ func (g *Tag) score(b int, pos, prev, eff, agentRew []float64) (float64, error) 
 		agentRew[i] = -g.shaping*d + shared
 	}
 	// The team reward is summed left to right, as before the chasers' own
-	// rewards existed: summing r - penalty first rounds differently in the
-	// steps that have both a capture and a collision, and the runs stored
-	// in testdata retrain with the same numbers only in this order
-	// (TestTagTeamRewardOrder).
+	// rewards existed: summing r - penalty first rounds differently in some
+	// steps with both a capture and a collision, and the runs stored in
+	// testdata retrain with the same numbers only in this order
+	// (TestTagTeamRewardOrder; reproduce's TestStoredRunsRetrain).
 	return -g.shaping*dist/float64(N) + r - penalty, nil
 }
 
