@@ -19,7 +19,7 @@ import (
 // to Tag's reward) fails here, instead of showing as a stored seed that
 // no longer retrains. The Tag run needs 35 iterations of 16,000 frames
 // per team to reach its first step where the rounding differed (iteration
-// 30), about a minute and a half on two cores, so -short leaves it out.
+// 30), minutes rather than seconds, so -short leaves it out.
 // The stored runs were trained on amd64, where Go does not fuse
 // multiply-adds; elsewhere the numbers differ in the last bits and the
 // test is skipped.
@@ -35,12 +35,13 @@ func TestStoredRunsRetrain(t *testing.T) {
 		{"matrix4/continuous/min-max/seed1", 30, false},
 		{"matrix4/discrete/min-max/seed1", 30, false},
 		{"capture/capture/min-max/seed1", 20, false},
+		{"observability/range-0p35/min-max/seed1", 20, false},
 		{"tag-large/2v2/mean-max/seed1", 35, true},
 	} {
 		c := c
 		t.Run(c.dir, func(t *testing.T) {
 			if c.long && testing.Short() {
-				t.Skip("about a minute and a half of training; not with -short")
+				t.Skip("35 iterations of 16,000 frames per team; not with -short")
 			}
 			stored := filepath.Join("..", "testdata", "reproductions", filepath.FromSlash(c.dir))
 			spec := readStoredSpec(t, stored)
