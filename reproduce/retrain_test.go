@@ -81,7 +81,9 @@ func readStoredSpec(t *testing.T, dir string) learn.RunSpec {
 
 // sameStats returns "" if the retrained row got agrees with the stored
 // row want on every number the run computes (not its timing), bit for
-// bit, NaN where NaN, and else says where they differ.
+// bit, NaN where NaN, and else says where they differ. Unlike learn's
+// sameRows (a test helper there) it leaves out the diversity columns,
+// which logs stored before they existed lack.
 func sameStats(got, want learn.PairStats) string {
 	for _, f := range []struct {
 		name string
