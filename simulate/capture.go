@@ -293,8 +293,8 @@ func (c *Capture) SetParams(p Params) error {
 		bad := func(dom string) error {
 			return fmt.Errorf("simulate: capture: parameter %q = %v outside %s: %w", name, v, dom, ErrParam)
 		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return bad("the finite numbers")
+		if math.IsNaN(v) {
+			return fmt.Errorf("simulate: capture: parameter %q is NaN: %w", name, ErrParam)
 		}
 		switch {
 		case name == "drag":

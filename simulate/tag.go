@@ -358,8 +358,8 @@ func (g *Tag) SetParams(p Params) error {
 		bad := func(dom string) error {
 			return fmt.Errorf("simulate: tag: parameter %q = %v outside %s: %w", name, v, dom, ErrParam)
 		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return bad("the finite numbers")
+		if math.IsNaN(v) {
+			return fmt.Errorf("simulate: tag: parameter %q is NaN: %w", name, ErrParam)
 		}
 		capped := func(dst *float64) error { // forces and reward weights
 			if v < 0 || v > MaxPhysical {
