@@ -34,6 +34,12 @@ func TestCheckRunDir(t *testing.T) {
 	if err := CheckRunDir(dir, other); !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "Env.U") {
 		t.Errorf("other U: %v, want ErrCheckpoint naming Env.U", err)
 	}
+	// Team.Kind is ignored (each team sets its own), so it is no other run.
+	other = smallSpec(2)
+	other.Team.Kind = Homogeneous
+	if err := CheckRunDir(dir, other); err != nil {
+		t.Errorf("same run with Team.Kind = Homogeneous: %v", err)
+	}
 	if err := CheckRunDir(t.TempDir(), spec); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("empty directory: %v, want fs.ErrNotExist", err)
 	}

@@ -189,6 +189,12 @@ func TestEnvSpec(t *testing.T) {
 		{EnvSpec{Name: "capture", Tasks: -2, U: "min", T: "max"}, "tasks"},
 		{EnvSpec{Name: "tag", U: "min", T: "max", Sensor: true}, `Sensor for "tag": only capture has a range sensor`},
 		{EnvSpec{Name: "matrix", U: "min", T: "max", Sensor: true}, "only capture"},
+		{EnvSpec{Name: "capture", U: "min", T: "max", Discrete: true}, `Discrete for "capture"`},
+		{EnvSpec{Name: "tag", U: "min", T: "max", Discrete: true}, `Discrete for "tag"`},
+		{EnvSpec{Name: "matrix", U: "min", T: "max", EpisodeLength: 5}, "EpisodeLength 5 for the matrix game"},
+		{EnvSpec{Name: "matrix", U: "min", T: "max", EpisodeLength: -5}, "EpisodeLength -5"},
+		{EnvSpec{Name: "matrix", U: "softmax(0)", T: "max", Params: simulate.Params{Names: []string{"U.t"}, Values: []float64{math.Inf(-1)}}}, "U.t = -Inf"},
+		{EnvSpec{Name: "tag", U: "min", T: "softmax(0)", Params: simulate.Params{Names: []string{"T.t"}, Values: []float64{math.Inf(1)}}}, "T.t = +Inf"},
 	} {
 		_, err := c.spec.New(2)
 		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), c.says) {

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/hetgain/hetgain/aggregators"
@@ -16,13 +17,15 @@ type EnvSpec struct {
 	// Agents is N (Tag: the chasers) and Tasks is M (Capture: the goals;
 	// Tag: the escapers). Zero means 2.
 	Agents, Tasks int
-	// Discrete selects the discrete matrix game.
+	// Discrete selects the discrete matrix game (New refuses it for any
+	// other environment).
 	Discrete bool
 	// U and T are the outer and inner operators in the syntax of
 	// aggregators.Parse, such as "min" or "softmax(0)".
 	U, T string
 	// EpisodeLength overrides the episode length of Capture and Tag (zero
-	// keeps the environment's default of 100).
+	// keeps the environment's default of 100; New refuses any other value
+	// for the matrix game, whose episodes are one step).
 	EpisodeLength int
 	// Sensor adds Capture's range sensor (New refuses it for any other
 	// environment).
@@ -31,9 +34,9 @@ type EnvSpec struct {
 	// run when it is built (New), before training: Tag's "shaping" or
 	// "escaper.speed", the reward's "U.t", any name of the environment's
 	// Params (see its doc in package simulate). Empty keeps the
-	// environment's defaults. A name the environment does not have, or a
-	// value outside its domain, is an error of New (and of
-	// RunSpec.Check). A RunSpec with a Maker does not use its Env, nor
+	// environment's defaults. A name the environment does not have, a
+	// value outside its domain, or an infinite value (a spec is stored as
+	// JSON), is an error of New (and of RunSpec.Check). A RunSpec with a Maker does not use its Env, nor
 	// these.
 	Params simulate.Params
 }
@@ -105,6 +108,18 @@ func (s EnvSpec) New(batch int) (simulate.Env, error) {
 	}
 	if s.Sensor && s.Name != "capture" {
 		return nil, fmt.Errorf("learn: Sensor for %q: only capture has a range sensor: %w", s.Name, ErrConfig)
+	}
+	if s.Discrete && s.Name != "matrix" {
+		return nil, fmt.Errorf("learn: Discrete for %q: only the matrix game has discrete actions: %w", s.Name, ErrConfig)
+	}
+	if s.EpisodeLength != 0 && s.Name == "matrix" {
+		return nil, fmt.Errorf("learn: EpisodeLength %d for the matrix game, whose episodes are one step: %w", s.EpisodeLength, ErrConfig)
+	}
+	for k, v := range s.Params.Values {
+		if math.IsInf(v, 0) && k < len(s.Params.Names) {
+			return nil, fmt.Errorf("learn: Params %s = %v: a spec is stored as JSON, which has no infinities (give the limit in the operator, as U = \"softmax(inf)\"): %w",
+				s.Params.Names[k], v, ErrConfig)
+		}
 	}
 	r, err := s.Reward()
 	if err != nil {

@@ -36,6 +36,7 @@ func (s RunSpec) withDefaults() RunSpec {
 		s.Env = s.Env.withDefaults()
 	}
 	s.Team = s.Team.withDefaults()
+	s.Team.Kind = Heterogeneous // ignored: each team sets its own
 	setInt(&s.EvalEvery, 1)
 	setInt(&s.EvalEpisodes, 32)
 	return s
