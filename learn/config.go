@@ -3,6 +3,8 @@ package learn
 import (
 	"fmt"
 	"math"
+
+	"github.com/hetgain/hetgain/simulate"
 )
 
 // TeamKind says whether the agents of a team share their policy.
@@ -86,15 +88,17 @@ type Config struct {
 	// Hidden are the widths of the hidden tanh layers of the actor and
 	// the critic networks (default 64, 64).
 	Hidden []int
-	// Envs is the batch size of each worker's environment (default 64).
+	// Envs is the batch size of each worker's environment (default 64,
+	// at most simulate.MaxEnvValues).
 	Envs int
 	// Workers is the number of goroutines that collect rollouts, each
-	// with its own environment (default 1). Results are deterministic for
-	// a seed at a fixed number of workers.
+	// with its own environment (default 1, at most MaxWorkers). Results
+	// are deterministic for a seed at a fixed number of workers.
 	Workers int
 	// FramesPerIter is the number of frames (environment steps times
 	// batch elements) collected per iteration, rounded up to whole
-	// episodes of every worker (default 1600).
+	// episodes of every worker (default 1600). Both it and the rounded
+	// number (FramesPerIteration) are at most MaxFramesPerIteration.
 	FramesPerIter int
 	// Epochs is the number of passes over an iteration's data (default 4).
 	Epochs int
@@ -181,19 +185,33 @@ func ReferenceConfig() Config {
 	return c
 }
 
+// Upper limits of Config's sizes, far above the paper's settings (one
+// worker, 60,000 frames per iteration). Check refuses a Config above them
+// and NewTeam an iteration of more frames, before allocating anything.
+const (
+	MaxWorkers            = 1024
+	MaxFramesPerIteration = 1 << 30
+)
+
 // FramesPerIteration returns the number of frames a team of c collects
 // in an iteration in environments whose episodes last episodeLength
 // steps: FramesPerIter rounded up to whole episodes of every worker's
 // Envs environments. Zero fields of c take their defaults. It panics if
-// episodeLength is below 1.
+// episodeLength is below 1 or above simulate.MaxEpisodeLength, or if
+// Envs, Workers or FramesPerIter is outside the range Check allows: within
+// those limits the count does not overflow an int (it may still exceed
+// MaxFramesPerIteration, which NewTeam refuses).
 func (c Config) FramesPerIteration(episodeLength int) int {
-	if episodeLength < 1 {
-		panic(fmt.Sprintf("learn: episode length %d, want at least 1", episodeLength))
+	if episodeLength < 1 || episodeLength > simulate.MaxEpisodeLength {
+		panic(fmt.Sprintf("learn: episode length %d, want 1 to simulate.MaxEpisodeLength = %d", episodeLength, simulate.MaxEpisodeLength))
 	}
 	c = c.withDefaults()
-	perEpisode := c.Envs * episodeLength
-	episodes := (c.FramesPerIter + c.Workers*perEpisode - 1) / (c.Workers * perEpisode)
-	return c.Workers * episodes * perEpisode
+	if err := c.checkSizes(); err != nil {
+		panic(err.Error())
+	}
+	perWorker := c.Envs * episodeLength // frames of one episode of each environment of a worker
+	episodes := (c.FramesPerIter + c.Workers*perWorker - 1) / (c.Workers * perWorker)
+	return c.Workers * episodes * perWorker
 }
 
 // withDefaults returns c with every zero field replaced by its default.
@@ -253,13 +271,8 @@ func (c Config) Check() error {
 			return bad(fmt.Sprintf("Hidden[%d]", i), h, ">= 1")
 		}
 	}
-	for _, f := range []struct {
-		name string
-		v    int
-	}{{"Envs", c.Envs}, {"Workers", c.Workers}, {"FramesPerIter", c.FramesPerIter}, {"Epochs", c.Epochs}, {"Minibatch", c.Minibatch}} {
-		if f.v < 1 {
-			return bad(f.name, f.v, ">= 1")
-		}
+	if err := c.checkSizes(); err != nil {
+		return err
 	}
 	for _, f := range []struct {
 		name   string
@@ -273,6 +286,36 @@ func (c Config) Check() error {
 	} {
 		if math.IsNaN(f.v) || f.v < f.lo || f.v > f.hi || math.IsInf(f.v, 0) {
 			return bad(f.name, f.v, fmt.Sprintf("a finite number in [%v, %v]", f.lo, f.hi))
+		}
+	}
+	return nil
+}
+
+// checkSizes returns an error wrapping ErrConfig naming the first of the
+// sizes of c (after defaults) that is below 1 or above its limit.
+func (c Config) checkSizes() error {
+	bad := func(field string, v int, want string) error {
+		return fmt.Errorf("learn: %s = %d, want %s: %w", field, v, want, ErrConfig)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"Envs", c.Envs}, {"Workers", c.Workers}, {"FramesPerIter", c.FramesPerIter}, {"Epochs", c.Epochs}, {"Minibatch", c.Minibatch}} {
+		if f.v < 1 {
+			return bad(f.name, f.v, ">= 1")
+		}
+	}
+	for _, f := range []struct {
+		name   string
+		v, max int
+		limit  string
+	}{
+		{"Envs", c.Envs, simulate.MaxEnvValues, "simulate.MaxEnvValues"},
+		{"Workers", c.Workers, MaxWorkers, "MaxWorkers"},
+		{"FramesPerIter", c.FramesPerIter, MaxFramesPerIteration, "MaxFramesPerIteration"},
+	} {
+		if f.v > f.max {
+			return bad(f.name, f.v, fmt.Sprintf("at most %s = %d", f.limit, f.max))
 		}
 	}
 	return nil

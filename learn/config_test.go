@@ -2,6 +2,7 @@ package learn
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -289,5 +290,51 @@ func TestFramesPerIteration(t *testing.T) {
 	}
 	if got := (Config{}).FramesPerIteration(1); got != DefaultConfig().FramesPerIter {
 		t.Errorf("zero Config: %d frames, want the default %d", got, DefaultConfig().FramesPerIter)
+	}
+}
+
+// TestConfigSizeLimits checks that sizes above their limits are
+// configuration errors naming them, that NewTeam refuses an iteration
+// whose frames, rounded up to whole episodes, exceed MaxFramesPerIteration
+// before allocating it, and that FramesPerIteration panics with a message
+// of this package where its count could overflow.
+func TestConfigSizeLimits(t *testing.T) {
+	for _, c := range []struct {
+		set  func(*Config)
+		says string
+	}{
+		{func(c *Config) { c.FramesPerIter = math.MaxInt }, "FramesPerIter"},
+		{func(c *Config) { c.FramesPerIter = MaxFramesPerIteration + 1 }, "MaxFramesPerIteration"},
+		{func(c *Config) { c.Workers = MaxWorkers + 1 }, "MaxWorkers"},
+		{func(c *Config) { c.Envs = simulate.MaxEnvValues + 1 }, "simulate.MaxEnvValues"},
+	} {
+		cfg := DefaultConfig()
+		c.set(&cfg)
+		if err := cfg.Check(); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("Check: %v, want ErrConfig naming %q", err, c.says)
+		}
+		if _, err := NewTeam(EnvSpec{Name: "matrix", U: "min", T: "max"}.New, cfg); !errors.Is(err, ErrConfig) {
+			t.Errorf("NewTeam: %v, want ErrConfig", err)
+		}
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.HasPrefix(fmt.Sprint(r), "learn: ") {
+					t.Errorf("FramesPerIteration: recovered %v, want a panic with a learn: message", r)
+				}
+			}()
+			cfg.FramesPerIteration(100)
+		}()
+	}
+	// Within the limits, but whole episodes of 2^20 steps on 1024
+	// environments make an iteration of 2^30 frames: one episode too many.
+	cfg := DefaultConfig()
+	cfg.Envs, cfg.FramesPerIter = 1024, MaxFramesPerIteration
+	if got := cfg.FramesPerIteration(1 << 20); got != MaxFramesPerIteration {
+		t.Fatalf("FramesPerIteration = %d, want %d", got, MaxFramesPerIteration)
+	}
+	cfg.Envs = 1025
+	long := EnvSpec{Name: "capture", U: "min", T: "max", EpisodeLength: 1 << 20}
+	if _, err := NewTeam(long.New, cfg); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "more than MaxFramesPerIteration") {
+		t.Errorf("NewTeam with %d frames an iteration: %v, want ErrConfig", cfg.FramesPerIteration(1<<20), err)
 	}
 }

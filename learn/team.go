@@ -67,9 +67,27 @@ func NewTeam(newEnv EnvMaker, cfg Config) (*Team, error) {
 		}
 		t.workers = append(t.workers, newWorker(t, env))
 	}
+	if err := checkIteration(cfg, t.workers[0].env.EpisodeLength()); err != nil {
+		return nil, err
+	}
 	t.initNetworks()
 	t.buf = newBuffer(t)
 	return t, nil
+}
+
+// checkIteration returns an error wrapping ErrConfig unless an iteration
+// of cfg (checked) in environments of episodes of length steps has at
+// most MaxFramesPerIteration frames.
+func checkIteration(cfg Config, length int) error {
+	if length < 1 || length > simulate.MaxEpisodeLength {
+		return fmt.Errorf("learn: the environment's episodes are %d steps, want 1 to simulate.MaxEpisodeLength = %d: %w",
+			length, simulate.MaxEpisodeLength, ErrConfig)
+	}
+	if f := cfg.FramesPerIteration(length); f > MaxFramesPerIteration {
+		return fmt.Errorf("learn: an iteration of %d frames (FramesPerIter %d rounded up to whole episodes of %d steps of %d workers × %d environments), more than MaxFramesPerIteration = %d: %w",
+			f, cfg.FramesPerIter, length, cfg.Workers, cfg.Envs, MaxFramesPerIteration, ErrConfig)
+	}
+	return nil
 }
 
 // checkOwnRewards returns an error wrapping ErrConfig if cfg trains on
