@@ -710,7 +710,7 @@ func HetGPSWithProgress(spec HetGPSSpec, opt Options, progress func(HetGPSStats)
 	}
 	defer st.close()
 	if ck != nil {
-		if err := h.restore(ck.Extra); err != nil {
+		if err := h.restore(ck); err != nil {
 			return nil, err
 		}
 	}
@@ -816,10 +816,16 @@ func (h *hetgps) state() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func (h *hetgps) restore(extra []byte) error {
+// restore sets the search's state to that of the checkpoint ck (its
+// Extra), which must be at the iteration ck covers.
+func (h *hetgps) restore(ck *checkpoint) error {
 	var s hetgpsState
-	if err := gob.NewDecoder(bytes.NewReader(extra)).Decode(&s); err != nil {
+	if err := gob.NewDecoder(bytes.NewReader(ck.Extra)).Decode(&s); err != nil {
 		return fmt.Errorf("learn: HetGPS state in the checkpoint: %v: %w", err, ErrCheckpoint)
+	}
+	if s.Iteration != ck.Iteration {
+		return fmt.Errorf("learn: HetGPS checkpoint covers %d iterations of the log but holds the search at iteration %d: %w",
+			ck.Iteration, s.Iteration, ErrCheckpoint)
 	}
 	k := len(h.raw)
 	if len(s.Raw) != k || len(s.M) != k || len(s.V) != k {
@@ -861,7 +867,7 @@ func LoadHetGPS(dir string) (*Pair, simulate.Params, error) {
 	if err := h.pair.restore(ck); err != nil {
 		return nil, simulate.Params{}, err
 	}
-	if err := h.restore(ck.Extra); err != nil {
+	if err := h.restore(ck); err != nil {
 		return nil, simulate.Params{}, err
 	}
 	return h.pair, h.theta.Clone(), nil
@@ -1036,9 +1042,6 @@ func ReadHetGPSLog(dir string) ([]HetGPSStats, []string, error) {
 	var log []HetGPSStats
 	for k, r := range rows {
 		row, err := parseHetGPSRow(r, names)
-		if err == nil && row.Iteration != k+1 {
-			err = fmt.Errorf("row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
-		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("learn: %s, line %d: %w", path, k+2, err)
 		}

@@ -980,6 +980,7 @@ func TestHetGPSCheckpointErrors(t *testing.T) {
 		{"negative Adam variance", func(st *hetgpsState) { st.V[0] = -1 }},
 		{"negative Adam step", func(st *hetgpsState) { st.Step = -2 }},
 		{"negative iteration", func(st *hetgpsState) { st.Iteration = -1 }},
+		{"search ahead of the log", func(st *hetgpsState) { st.Iteration++ }},
 	} {
 		dir := t.TempDir()
 		if _, err := HetGPS(s, Options{Dir: dir}); err != nil {

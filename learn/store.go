@@ -390,10 +390,14 @@ func (s *store) append(row []string) error {
 	return s.w.Flush()
 }
 
-// save writes ck atomically.
+// save writes ck atomically, after syncing the log to disk: a checkpoint
+// covers log rows, so they must be durable before it is.
 func (s *store) save(ck *checkpoint) error {
 	if s == nil {
 		return nil
+	}
+	if err := s.log.Sync(); err != nil {
+		return fmt.Errorf("learn: sync the log before the checkpoint: %w", err)
 	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(ck); err != nil {

@@ -80,7 +80,10 @@ func (s PairStats) row() []string {
 // splitLogRows checks that the first of lines is header, or header
 // without the diversity columns (a log written before them), and returns
 // the other lines split into fields, in header's layout: the rows of an
-// older log get "NaN" diversities. path names the log in errors.
+// older log get "NaN" diversities. It refuses a row whose iteration (the
+// first field, where it is an integer) is not its place in the log:
+// every run logs iterations 1, 2, ... in order. path names the log in
+// errors.
 func splitLogRows(path string, lines []string, header []string) ([][]string, error) {
 	old := append(append([]string(nil), header[:diversityAt]...), header[diversityAt+2:]...)
 	upgrade := false
@@ -96,6 +99,9 @@ func splitLogRows(path string, lines []string, header []string) ([][]string, err
 		r := strings.Split(l, ",")
 		if upgrade && len(r) == len(old) {
 			r = append(append(append([]string(nil), r[:diversityAt]...), "NaN", "NaN"), r[diversityAt:]...)
+		}
+		if it, err := strconv.Atoi(r[0]); err == nil && it != k+1 {
+			return nil, fmt.Errorf("learn: %s, line %d: row %d is iteration %d: %w", path, k+2, k+1, it, ErrCheckpoint)
 		}
 		rows[k] = r
 	}
@@ -354,9 +360,6 @@ func ReadLog(dir string) ([]PairStats, error) {
 	var log []PairStats
 	for k, r := range rows {
 		row, err := parsePairRow(r, false)
-		if err == nil && row.Iteration != k+1 {
-			err = fmt.Errorf("row %d is iteration %d: %w", k+1, row.Iteration, ErrCheckpoint)
-		}
 		if err != nil {
 			return nil, fmt.Errorf("learn: %s, line %d: %w", path, k+2, err)
 		}

@@ -564,6 +564,12 @@ func TestTrainCheckpointErrors(t *testing.T) {
 		{"bad row", func(dir string) {
 			os.WriteFile(filepath.Join(dir, logFile), []byte(strings.Join(pairHeader, ",")+"\n1,2,3\n4,5\n"), 0o644)
 		}},
+		{"rows out of order", func(dir string) {
+			data, _ := os.ReadFile(filepath.Join(dir, logFile))
+			lines := strings.Split(string(data), "\n") // header, row 1, row 2, ""
+			lines[1], lines[2] = lines[2], lines[1]
+			os.WriteFile(filepath.Join(dir, logFile), []byte(strings.Join(lines, "\n")), 0o644)
+		}},
 		{"negative iteration", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Iteration = -1 })},
 		{"teams behind the log", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Teams[1].Iter-- })},
 		{"negative frames", rewriteCheckpoint(t, func(ck *checkpoint) { ck.Teams[0].Frames = -5 })},
