@@ -122,6 +122,19 @@ func (p ThetaParam) value(raw float64) float64 {
 	return v
 }
 
+// extremes returns the least and the greatest value θ can take, and
+// whether it has them: the squash's at the raw limits for a bounded
+// parameter, the clamp's ends for one only clamped.
+func (p ThetaParam) extremes() (lo, hi float64, ok bool) {
+	switch {
+	case p.Bounded():
+		return p.value(-rawLimit), p.value(rawLimit), true
+	case p.Clamped():
+		return p.ClampLow, p.ClampHigh, true
+	}
+	return 0, 0, false
+}
+
 // squash maps ρ to θ before the clamp.
 func (p ThetaParam) squash(raw float64) float64 {
 	if !p.Bounded() {
@@ -403,10 +416,36 @@ func (s HetGPSSpec) gradEnv() (simulate.DifferentiableEnv, error) {
 			return nil, fmt.Errorf("learn: HetGPS: parameter %q is searched (θ) and also fixed in Run.Env.Params: %w", p.Name, ErrConfig)
 		}
 	}
+	if err := checkThetaRange(s, denv); err != nil {
+		return nil, err
+	}
 	if err := denv.SetParams(s.params(s.initRaw())); err != nil {
 		return nil, fmt.Errorf("learn: HetGPS: initial θ: %v: %w", err, ErrConfig)
 	}
 	return denv, nil
+}
+
+// checkThetaRange returns an error wrapping ErrConfig if env refuses a
+// value that a bounded or clamped parameter of s can reach (its
+// extremes, the others at their Init), as when bounds reach past a
+// physical parameter's domain: the search would stop there with an error
+// of the environment.
+func checkThetaRange(s HetGPSSpec, env simulate.Env) error {
+	start := s.params(s.initRaw())
+	for k, p := range s.Params {
+		lo, hi, ok := p.extremes()
+		if !ok {
+			continue
+		}
+		for _, v := range []float64{lo, hi} {
+			try := simulate.Params{Names: start.Names, Values: append([]float64(nil), start.Values...)}
+			try.Values[k] = v
+			if err := env.SetParams(try); err != nil {
+				return fmt.Errorf("learn: HetGPS: %v can reach %s = %v, which the environment refuses: %v: %w", p, p.Name, v, err, ErrConfig)
+			}
+		}
+	}
+	return nil
 }
 
 // Names returns the names of the searched parameters.

@@ -228,6 +228,37 @@ func TestHetGPSCheckOverflow(t *testing.T) {
 	}
 }
 
+// TestHetGPSCheckThetaRange checks that Check refuses bounds or a clamp
+// that let θ reach a value the environment refuses (Capture's drag is in
+// [0, 1]), naming the parameter, and takes those that keep θ inside.
+func TestHetGPSCheckThetaRange(t *testing.T) {
+	capture := func(p ThetaParam) HetGPSSpec {
+		s := hetgpsMatrix(1, 2)
+		s.Run.Env = EnvSpec{Name: "capture", U: "min", T: "max", EpisodeLength: 5}
+		s.Params = []ThetaParam{p}
+		return s
+	}
+	for _, c := range []struct {
+		p  ThetaParam
+		ok bool
+	}{
+		{ThetaParam{Name: "drag", Init: 0.25, Low: 0, High: 1}, true},
+		{ThetaParam{Name: "drag", Init: 0.25, ClampLow: 0.1, ClampHigh: 0.9}, true},
+		{ThetaParam{Name: "drag", Init: 0.25, Low: -5, High: 5, ClampLow: 0, ClampHigh: 1}, true},
+		{ThetaParam{Name: "drag", Init: 0.25, Low: -5, High: 5}, false},
+		{ThetaParam{Name: "drag", Init: 0.25, Low: 0, High: 1.5}, false},
+		{ThetaParam{Name: "drag", Init: 0.25, ClampLow: -1, ClampHigh: 0.5}, false},
+	} {
+		err := capture(c.p).Check()
+		if c.ok && err != nil {
+			t.Errorf("%v: %v, want nil", c.p, err)
+		}
+		if !c.ok && (!errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "can reach drag")) {
+			t.Errorf("%v: %v, want ErrConfig naming what drag can reach", c.p, err)
+		}
+	}
+}
+
 // TestHetGPSSquashGradient checks the gradient with respect to the raw
 // values of bounded parameters, through the squash, against central
 // finite differences of the gain at fixed policies and seed.
