@@ -112,7 +112,7 @@ func rewardOperator(r *aggregators.Reward, name string) (aggregators.Parametric,
 func withRewardParam(r aggregators.Reward, name string, v float64) (aggregators.Reward, error) {
 	p, j, ok := rewardOperator(&r, name)
 	if !ok {
-		return r, fmt.Errorf("no reward parameter %q: %w", name, ErrParam)
+		return r, fmt.Errorf("no parameter %q: %w", name, ErrParam)
 	}
 	q, err := p.WithParam(v)
 	if err != nil {

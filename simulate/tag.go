@@ -207,7 +207,8 @@ type Tag struct {
 }
 
 // NewTag returns Tag configured by cfg (copied). It returns an error
-// wrapping ErrConfig if a size is below 1 (obstacles below 0), more
+// wrapping ErrConfig if a size is below 1 (obstacles below 0), if
+// NoObstacles is set with a number of obstacles, if there are more
 // obstacles or agents than the spawn rules place (see Tag), an episode
 // longer than MaxEpisodeLength, B·N·ObsDim above MaxEnvValues, or an
 // invalid reward.
@@ -218,11 +219,11 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	if cfg.Escapers == 0 {
 		cfg.Escapers = 2
 	}
+	if cfg.NoObstacles && cfg.Obstacles != 0 {
+		return nil, fmt.Errorf("simulate: tag with NoObstacles and %d obstacles: set one of them: %w", cfg.Obstacles, ErrConfig)
+	}
 	if cfg.Obstacles == 0 && !cfg.NoObstacles {
 		cfg.Obstacles = TagObstacles
-	}
-	if cfg.NoObstacles {
-		cfg.Obstacles = 0
 	}
 	if cfg.EpisodeLength == 0 {
 		cfg.EpisodeLength = TagLength

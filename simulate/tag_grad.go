@@ -78,7 +78,10 @@ type tagTangent struct {
 // max in the reward use the tie-averaged subgradient of package
 // aggregators; a policy's own non-smooth points (TagChaser's choice of
 // the nearest escaper) are held fixed. Afterwards the environment is in
-// the final state that Rollout leaves.
+// the final state that Rollout leaves (positions, velocities, efforts,
+// observations and the team Reward of the last step) but for
+// AgentRewards and DifferenceRewards, which stay Reset's zeros: the
+// gradient's episodes score the team reward only.
 func (g *Tag) ReturnGradient(pol Policy, seed int64, params []string) ([]float64, [][]float64, error) {
 	if err := selectParams(g.Name(), g.Params(), params); err != nil {
 		return nil, nil, err

@@ -660,8 +660,9 @@ func TestTagErrors(t *testing.T) {
 		t.Errorf("params %s", got)
 	}
 	open := newTag(t, TagConfig{Batch: 1, NoObstacles: true, Reward: reward(t, "softmax(-1)", "powersum(2)")})
-	if err := open.SetParams(Params{Names: []string{"obstacle.radius"}, Values: []float64{0.1}}); !errors.Is(err, ErrParam) {
-		t.Errorf("obstacle radius without obstacles: %v", err)
+	if err := open.SetParams(Params{Names: []string{"obstacle.radius"}, Values: []float64{0.1}}); !errors.Is(err, ErrParam) ||
+		!strings.Contains(err.Error(), `no parameter "obstacle.radius"`) {
+		t.Errorf("obstacle radius without obstacles: %v, want ErrParam saying there is no such parameter", err)
 	}
 	if got := open.Params().Names; strings.Join(got, " ") != "U.t T.t drag force escaper.force chaser.speed escaper.speed shaping penalty" {
 		t.Errorf("parameter names %v", got)
@@ -676,6 +677,7 @@ func TestTagErrors(t *testing.T) {
 		{Batch: 0, Reward: reward(t, "min", "max")},
 		{Batch: 1, Chasers: -1, Reward: reward(t, "min", "max")},
 		{Batch: 1, Obstacles: -2, Reward: reward(t, "min", "max")},
+		{Batch: 1, Obstacles: 3, NoObstacles: true, Reward: reward(t, "min", "max")},
 		{Batch: 1, EpisodeLength: -5, Reward: reward(t, "min", "max")},
 		{Batch: 1},
 		{Batch: 1, Escapers: 3, Reward: reward(t, "min", "max", "max")},
