@@ -1400,3 +1400,33 @@ func TestSaveNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveSkipsVariantWithoutRuns checks that Save neither draws nor
+// touches the figures of a variant without a finished run: those of an
+// earlier Save stay as they were, and only the other variant's are
+// written and listed.
+func TestSaveSkipsVariantWithoutRuns(t *testing.T) {
+	dir := t.TempDir()
+	earlier := map[string]string{}
+	for _, name := range []string{"curves-discrete.png", "gains-discrete.png", "diversity-discrete.png"} {
+		earlier[name] = "an earlier figure of " + name
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(earlier[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := &Results{Experiment: Matrix(2, 2), Cells: []Cell{synthetic("continuous", "min", "max", 1, 0.75, 0.5)}}
+	paths, err := r.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "gains.csv"), filepath.Join(dir, "runs.csv"),
+		filepath.Join(dir, "curves-continuous.png"), filepath.Join(dir, "gains-continuous.png"), filepath.Join(dir, "diversity-continuous.png")}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("paths %q, want %q", paths, want)
+	}
+	for name, content := range earlier {
+		if got := readTestFile(t, filepath.Join(dir, name)); got != content {
+			t.Errorf("%s replaced (%d bytes), want it left as it was", name, len(got))
+		}
+	}
+}

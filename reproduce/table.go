@@ -336,36 +336,28 @@ func (r *Results) SaveTables(dir string) ([]string, error) {
 
 // Save writes to dir the table of final gains (gains.csv, as WriteCSV),
 // the runs' own final gains (runs.csv, RunTable at full precision)
-// and, per variant, its training curves (curves-<variant>.png, as
-// Curves), its final gains beside the paper's (gains-<variant>.png, as
-// FinalGains) and, if its runs logged them, the teams' diversities over
-// training (diversity-<variant>.png, as Diversity), and, for an
-// experiment with a VariantParam, the final gains against it
-// (variants.png, as VariantGains) and all variants' curves together
-// (variant-curves.png, as VariantCurves), each replacing its
+// and, per variant with a finished run, its training curves
+// (curves-<variant>.png, as Curves), its final gains beside the paper's
+// (gains-<variant>.png, as FinalGains) and, if its runs logged them, the
+// teams' diversities over training (diversity-<variant>.png, as
+// Diversity), and, for an experiment with a VariantParam, the final gains
+// against it (variants.png, as VariantGains) and all variants' curves
+// together (variant-curves.png, as VariantCurves), each replacing its
 // file atomically, creating dir if need be, and returns the paths
-// written. Results of an unfinished
-// reproduction give those of its finished runs; results without any
-// write nothing (tables of nothing would replace those of an earlier
-// Save) and return an error wrapping ErrNoRuns.
+// written. Results of an unfinished reproduction give those of its
+// finished runs; the figures of a variant without a finished run are
+// neither drawn nor touched, so that figures of an earlier Save (of
+// fewer iterations, say) are not replaced by empty ones. Results without
+// any finished run write nothing (tables of nothing would replace those
+// of an earlier Save) and return an error wrapping ErrNoRuns.
 func (r *Results) Save(dir string) ([]string, error) {
 	paths, err := r.SaveTables(dir)
 	if err != nil {
 		return paths, err
 	}
 	for _, v := range r.Experiment.withDefaults().Variants {
-		for _, fig := range []struct {
-			name string
-			draw func(string) *figures.Figure
-		}{{curvesPNG, r.Curves}, {finalGainsPNG, r.FinalGains}, {diversityPNG, r.Diversity}} {
-			if fig.name == diversityPNG && !r.hasDiversity(v.Label) {
-				continue
-			}
-			p := filepath.Join(dir, fmt.Sprintf(fig.name, v.Label))
-			if err := fig.draw(v.Label).Save(p); err != nil {
-				return paths, err
-			}
-			paths = append(paths, p)
+		if paths, err = r.saveVariant(dir, v.Label, paths); err != nil {
+			return paths, err
 		}
 	}
 	if r.Experiment.VariantParam == "" {
@@ -382,6 +374,38 @@ func (r *Results) Save(dir string) ([]string, error) {
 		paths = append(paths, p)
 	}
 	return paths, nil
+}
+
+// saveVariant writes the figures of Save of variant, if it has a
+// finished run, and returns paths with theirs appended.
+func (r *Results) saveVariant(dir, variant string, paths []string) ([]string, error) {
+	if !r.hasRuns(variant) {
+		return paths, nil
+	}
+	for _, fig := range []struct {
+		name string
+		draw func(string) *figures.Figure
+	}{{curvesPNG, r.Curves}, {finalGainsPNG, r.FinalGains}, {diversityPNG, r.Diversity}} {
+		if fig.name == diversityPNG && !r.hasDiversity(variant) {
+			continue
+		}
+		p := filepath.Join(dir, fmt.Sprintf(fig.name, variant))
+		if err := fig.draw(variant).Save(p); err != nil {
+			return paths, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// hasRuns reports whether variant has a finished run.
+func (r *Results) hasRuns(variant string) bool {
+	for _, c := range r.Cells {
+		if c.Variant == variant {
+			return true
+		}
+	}
+	return false
 }
 
 // framesPerVariant returns the largest number of frames per team of a

@@ -99,7 +99,8 @@ ReturnGain column, and the curves show it.
 
 Ctrl-C (SIGINT) or SIGTERM stops the running runs after their iteration,
 keeping their checkpoints, writes gains.csv and the figures of the runs
-finished so far (if any), exits with status 130 and prints the command
+finished so far (if any; a variant without a finished run keeps the
+figures it had), exits with status 130 and prints the command
 that resumes: the same command again. Finished runs are read back, not
 retrained, and interrupted ones continue from their checkpoints with the
 same numbers as an uninterrupted reproduction. -seeds and -iterations

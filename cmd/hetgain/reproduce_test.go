@@ -281,14 +281,14 @@ func checkPartialTable(t *testing.T, dir, stderr string) {
 		}
 		return
 	}
-	// Per variant its curves and gains, and its diversities if a run of
-	// it finished (these runs log them).
+	// Per variant with a finished run its curves, gains and diversities
+	// (these runs log them); none for a variant without one.
 	paths := []string{csv, filepath.Join(dir, "runs.csv")}
 	for _, v := range []string{"continuous", "discrete"} {
-		paths = append(paths, filepath.Join(dir, "curves-"+v+".png"), filepath.Join(dir, "gains-"+v+".png"))
 		for _, c := range res.Cells {
 			if c.Variant == v {
-				paths = append(paths, filepath.Join(dir, "diversity-"+v+".png"))
+				paths = append(paths, filepath.Join(dir, "curves-"+v+".png"), filepath.Join(dir, "gains-"+v+".png"),
+					filepath.Join(dir, "diversity-"+v+".png"))
 				break
 			}
 		}
