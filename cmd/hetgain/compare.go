@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/hetgain/hetgain/internal/atomicfile"
@@ -43,8 +45,9 @@ running what p will count. -csv writes the pairs at full precision, and
 -plot draws them: each seed a line from its gain under A (left) to its
 gain under B (right), blue where B's is higher, red where it is lower;
 -plot-scale asinh draws the gains at asinh(gain/s), s the median of their
-sizes, so that a few seeds far from the rest do not flatten them. It
-trains nothing and is instant.`,
+sizes, so that a few seeds far from the rest do not flatten them. A and
+B without a seed with a gain in both are refused (exit status 2), and
+nothing is written. It trains nothing and is instant.`,
 	examples: []example{
 		{"hetgain compare -cell '2v2 mean-max' results/tag-large runs/tag-shaping", "did the shaping change the (mean, max) gain? (runs/tag-shaping from train -task-params shaping=0,penalty=0)"},
 		{"hetgain compare -cell '2v2 mean-max' results/tag-large results/tag-large-30m", "4.8M frames against 30M, seed by seed"},
@@ -91,6 +94,9 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		var paired []reproduce.PairedGains
 		for _, p := range pairs {
 			paired = append(paired, reproduce.PairSeedGains(p[0], p[1]))
+		}
+		if err := checkSharedSeeds(pairs, paired); err != nil {
+			return err
 		}
 		if *csvPath != "" {
 			df := reproduce.PairedGainsTable(paired)
@@ -170,6 +176,60 @@ func matchCells(cells [2][]reproduce.SeedGains, cell, cellB string) ([][2]reprod
 		}
 	}
 	return pairs, nil
+}
+
+// checkSharedSeeds returns a usage error, before -csv and -plot write
+// files of nothing, if no pair of cells has a seed with a gain in both:
+// there is nothing to compare. It names the seeds with a gain of each
+// side, cell by cell.
+func checkSharedSeeds(pairs [][2]reproduce.SeedGains, paired []reproduce.PairedGains) error {
+	for _, p := range paired {
+		if len(p.Seeds) > 0 {
+			return nil
+		}
+	}
+	var parts []string
+	for _, p := range pairs {
+		part := fmt.Sprintf("A: %s, B: %s", seedRanges(seedsWithGain(p[0])), seedRanges(seedsWithGain(p[1])))
+		if len(pairs) > 1 {
+			part = p[0].Cell + " " + part
+		}
+		parts = append(parts, part)
+	}
+	return usagef("A and B share no seed with a gain in both (%s); train both on the same seeds", strings.Join(parts, "; "))
+}
+
+// seedsWithGain returns the seeds of g whose gain is not NaN.
+func seedsWithGain(g reproduce.SeedGains) []int {
+	var out []int
+	for i, k := range g.Seeds {
+		if !math.IsNaN(g.Gains[i]) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// seedRanges writes ascending seeds as runs of consecutive ones, "1-3 5
+// 7-9", or "none".
+func seedRanges(seeds []int) string {
+	if len(seeds) == 0 {
+		return "none"
+	}
+	var parts []string
+	for i := 0; i < len(seeds); {
+		j := i
+		for j+1 < len(seeds) && seeds[j+1] == seeds[j]+1 {
+			j++
+		}
+		part := strconv.Itoa(seeds[i])
+		if j > i {
+			part += "-" + strconv.Itoa(seeds[j])
+		}
+		parts = append(parts, part)
+		i = j + 1
+	}
+	return strings.Join(parts, " ")
 }
 
 // cellNames lists the names of cells, quoted.

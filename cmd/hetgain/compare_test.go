@@ -209,3 +209,30 @@ func TestSideNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareNoSharedSeed checks that A and B without a seed with a gain
+// in both are a usage error naming each side's seeds, and that -csv and
+// -plot write nothing.
+func TestCompareNoSharedSeed(t *testing.T) {
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	for dir, table := range map[string]string{a: "Seed,Gain\n1,0.5\n2,0.7\n3,0.1\n", b: "Seed,Gain\n3,NaN\n4,0.5\n5,0.2\n"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "gains.csv"), []byte(table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := t.TempDir()
+	csvPath, plotPath := filepath.Join(out, "pairs.csv"), filepath.Join(out, "pairs.png")
+	code, stdout, errOut := runArgs("compare", "-csv", csvPath, "-plot", plotPath, a, b)
+	if want := "A and B share no seed with a gain in both (A: 1-3, B: 4-5); train both on the same seeds"; code != exitUsage ||
+		stdout != "" || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d with %q", code, stdout, errOut, exitUsage, want)
+	}
+	for _, p := range []string{csvPath, plotPath} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s written", p)
+		}
+	}
+}

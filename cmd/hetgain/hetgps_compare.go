@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"sort"
 	"strings"
 
 	"github.com/hetgain/hetgain/learn"
@@ -32,7 +33,9 @@ crossed the verdict's lines, the gain test uses how far each ended; -plot
 draws those gains, each seed a line from A (left) to B (right), and
 -plot-scale asinh on a scale that keeps a few seeds far from the rest
 from flattening the others (as compare's). Seeds finished in one
-directory only are counted and left out.
+directory only are counted and left out; A and B without a seed finished
+in both under the same setting are refused (exit status 2), and nothing
+is written.
 
 Run the two searches on the same seeds (the same -seeds and -first-seed)
 with one change between them, as -clamp or another -theta-lr, and decide
@@ -71,6 +74,10 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			res[k] = r
 		}
 		comps := reproduce.CompareHetGPS(res[0], res[1])
+		if len(comps) == 0 { // nothing to compare, nor to draw
+			return usagef("A and B share no seed finished in both under the same setting (A: %s; B: %s); run both on the same seeds",
+				finishedSeeds(res[0]), finishedSeeds(res[1]))
+		}
 		if *plotPath != "" {
 			var pairs []reproduce.PairedGains
 			for _, c := range comps {
@@ -102,6 +109,24 @@ func loadHetGPSDir(dir string) (*reproduce.HetGPSResults, error) {
 	return nil, errors.New(msg)
 }
 
+// finishedSeeds lists r's finished seeds setting by setting, as
+// "matrix2 seeds 1-3, capture seeds none".
+func finishedSeeds(r *reproduce.HetGPSResults) string {
+	outcomes := r.Outcomes()
+	var parts []string
+	for _, s := range r.Experiment.Settings {
+		var seeds []int
+		for _, o := range outcomes {
+			if o.Setting == s.Label {
+				seeds = append(seeds, o.Seed)
+			}
+		}
+		sort.Ints(seeds)
+		parts = append(parts, s.Label+" seeds "+seedRanges(seeds))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // hetgpsComparison describes both directories and their comparison.
 func hetgpsComparison(dirs []string, res [2]*reproduce.HetGPSResults, comps []reproduce.HetGPSComparison) string {
 	var b strings.Builder
@@ -125,9 +150,6 @@ func hetgpsComparison(dirs []string, res [2]*reproduce.HetGPSResults, comps []re
 			fmt.Fprintf(&b, "   %s (%s; θ: %s): %d of %d finished seeds as expected\n",
 				s.Label, s.Spec.Run.Env.String(), strings.Join(params, "; "), yes, n)
 		}
-	}
-	if len(comps) == 0 {
-		b.WriteString("no setting has a seed finished in both\n")
 	}
 	for _, c := range comps {
 		fmt.Fprintf(&b, "%s: %d seeds finished in both", c.Setting, len(c.Seeds))

@@ -229,3 +229,25 @@ func TestHetGPSCompareUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestHetGPSCompareNoSharedSeed checks that two searches without a seed
+// finished in both are a usage error naming each one's seeds, and that
+// -plot draws nothing.
+func TestHetGPSCompareNoSharedSeed(t *testing.T) {
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	if code, _, errOut := runArgs(hetgpsTinyArgs(a, "-quiet", "-seeds", "1")...); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := runArgs(hetgpsTinyArgs(b, "-quiet", "-seeds", "2", "-first-seed", "2")...); code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	plotPath := filepath.Join(t.TempDir(), "gains.png")
+	code, out, errOut := runArgs("hetgps-compare", "-plot", plotPath, a, b)
+	if want := "A and B share no seed finished in both under the same setting (A: matrix seeds 1; B: matrix seeds 2)"; code != exitUsage ||
+		out != "" || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit %d with %q", code, out, errOut, exitUsage, want)
+	}
+	if _, err := os.Stat(plotPath); err == nil {
+		t.Errorf("%s written", plotPath)
+	}
+}
