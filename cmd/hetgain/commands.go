@@ -171,6 +171,58 @@ func parseAfterOperand(fs *flag.FlagSet, args []string) error {
 	return usagef("%v", err)
 }
 
+// operands returns the operands of args, a command line (after the
+// command's name) that fs has parsed up to its first operand, parsing the
+// flags among and after them with parseAfterOperand: "verdict DIR
+// -threshold 0.5" reads as "verdict -threshold 0.5 DIR". Every command
+// with operands takes its flags so. "--" ends the flags: every argument
+// after it is an operand, even one starting with "-". It returns
+// flag.ErrHelp for -h and a usage error for a bad flag, as
+// parseAfterOperand.
+func operands(fs *flag.FlagSet, args []string) ([]string, error) {
+	var ops []string
+	for {
+		left := fs.Args()
+		if endsFlags(fs, args[:len(args)-len(left)]) {
+			return append(ops, left...), nil
+		}
+		if len(left) == 0 {
+			return ops, nil
+		}
+		ops, args = append(ops, left[0]), left[1:]
+		if err := parseAfterOperand(fs, args); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// endsFlags reports whether consumed, the arguments a parse by fs took as
+// flags, ends with the "--" that ends the flags (and not with "--" as the
+// value of a flag, as in -cell --).
+func endsFlags(fs *flag.FlagSet, consumed []string) bool {
+	for i := 0; i < len(consumed); i++ {
+		arg := consumed[i]
+		if arg == "--" {
+			return true
+		}
+		if !strings.Contains(arg, "=") && !isBoolFlag(fs, arg) {
+			i++ // the flag's value
+		}
+	}
+	return false
+}
+
+// isBoolFlag reports whether arg, a flag fs has parsed, is a boolean
+// flag, which takes no separate value.
+func isBoolFlag(fs *flag.FlagSet, arg string) bool {
+	f := fs.Lookup(strings.TrimLeft(arg, "-"))
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
 // fail prints err, if any, and returns the exit code for it.
 func (a *app) fail(c *command, err error) int {
 	var ue *usageError
@@ -238,7 +290,8 @@ Commands:
 	}
 	fmt.Fprintf(&b, `
 Run 'hetgain help <command>' or 'hetgain <command> -h' for a command's
-flags and more examples.
+flags and more examples. Flags may come before or after a command's
+operands (its directories, an experiment's name); "--" ends the flags.
 
 Operators: %s.
 Exit status: 0 done, 1 error, 2 bad command line, 130 interrupted.

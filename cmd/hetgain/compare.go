@@ -67,8 +67,12 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	plotPath := fs.String("plot", "", "draw the paired gains, each seed a line from A to B, to `FILE` (.png, .svg or .pdf)")
 	plotScale := plotScaleFlag(fs)
 	return func(a *app, fs *flag.FlagSet) error {
-		if fs.NArg() != 2 {
-			return usagef("want two directories of training runs, A and B; got %d argument(s)", fs.NArg())
+		dirs, err := operands(fs, a.args)
+		if err != nil {
+			return err
+		}
+		if len(dirs) != 2 {
+			return usagef("want two directories of training runs, A and B; got %d argument(s)", len(dirs))
 		}
 		if err := checkPlotFlag(*plotPath); err != nil {
 			return err
@@ -80,7 +84,7 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return usagef("-cell-b %q needs -cell: it names B's cell where it differs from A's", *cellB)
 		}
 		var cells [2][]reproduce.SeedGains
-		for k, dir := range fs.Args() {
+		for k, dir := range dirs {
 			g, err := readSeedGains(dir)
 			if err != nil {
 				return err
@@ -105,7 +109,7 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 		}
 		if *plotPath != "" {
-			sides := fs.Args()
+			sides := dirs
 			if *cellB != "" && filepath.Clean(sides[0]) == filepath.Clean(sides[1]) {
 				sides = []string{*cell, *cellB} // one reproduction: its two cells name the sides
 			}
@@ -113,7 +117,7 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				return err
 			}
 		}
-		_, err = fmt.Fprint(a.stdout, gainComparison(fs.Args(), cells, paired))
+		_, err = fmt.Fprint(a.stdout, gainComparison(dirs, cells, paired))
 		return err
 	}
 }

@@ -513,52 +513,9 @@ var hetgpsTestHook func(reproduce.HetGPSExperiment) reproduce.HetGPSExperiment
 // hetgpsReproductions are the names "hetgain reproduce hetgps" takes.
 func hetgpsReproductions() string { return strings.Join(reproduce.HetGPSNames, "|") + "|all" }
 
-// runHetGPSReproducer is the reproducer "hetgps" of reproduce.go: it
-// reads the command line again (reproduce.go does not pass on the
-// experiment's name after "hetgps", nor the flags after it) and runs
-// runHetGPSReproduction.
-func runHetGPSReproducer(j *reproduceJob) error {
-	// The flags of setupReproduce (which cannot be called from here: the
-	// list of reproducers would refer to itself).
-	fs := flag.NewFlagSet("hetgain reproduce", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	dir := fs.String("dir", "", "")
-	jobs := fs.Int("jobs", 1, "")
-	seeds := fs.Int("seeds", 0, "")
-	iterations := fs.Int("iterations", 0, "")
-	quiet := fs.Bool("quiet", false, "")
-	settings := fs.String("setting", "", "")
-	tableOnly := fs.Bool("table", false, "")
-	firstSeed := fs.Int("first-seed", 0, "")
-	var rest []string
-	args := j.args
-	for {
-		if err := parseAfterOperand(fs, args); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		rest = append(rest, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if len(rest) > 0 && strings.EqualFold(rest[0], "hetgps") { // the reproducer's own name, before or after flags
-		rest = rest[1:]
-	}
-	if *jobs < 1 || *seeds < 0 || *iterations < 0 {
-		return usagef("-jobs %d -seeds %d -iterations %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations)
-	}
-	if err := checkReproduceLimits(*jobs, *seeds, *iterations); err != nil {
-		return err
-	}
-	if *firstSeed < 0 {
-		return usagef("-first-seed %d: want >= 0", *firstSeed)
-	}
-	job := *j
-	job.dir, job.jobs, job.seeds, job.iterations, job.quiet = *dir, *jobs, *seeds, *iterations, *quiet
-	job.settings, job.tableOnly, job.firstSeed = *settings, *tableOnly, *firstSeed
-	return runHetGPSReproduction(&job, rest)
-}
+// runHetGPSReproducer is the reproducer "hetgps" of reproduce.go: it runs
+// runHetGPSReproduction on the operands after "hetgps".
+func runHetGPSReproducer(j *reproduceJob) error { return runHetGPSReproduction(j, j.operands) }
 
 // runHetGPSReproduction runs "hetgain reproduce hetgps NAME": a preset
 // HetGPS experiment of package reproduce, or all of them for "all", each

@@ -56,8 +56,12 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	plotPath := fs.String("plot", "", "draw the gains the seeds ended at, each a line from A to B, to `FILE` (.png, .svg or .pdf)")
 	plotScale := plotScaleFlag(fs)
 	return func(a *app, fs *flag.FlagSet) error {
-		if fs.NArg() != 2 {
-			return usagef("want two directories of HetGPS runs, A and B; got %d argument(s)", fs.NArg())
+		dirs, err := operands(fs, a.args)
+		if err != nil {
+			return err
+		}
+		if len(dirs) != 2 {
+			return usagef("want two directories of HetGPS runs, A and B; got %d argument(s)", len(dirs))
 		}
 		if err := checkPlotFlag(*plotPath); err != nil {
 			return err
@@ -66,7 +70,7 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return err
 		}
 		var res [2]*reproduce.HetGPSResults
-		for k, dir := range fs.Args() {
+		for k, dir := range dirs {
 			r, err := loadHetGPSDir(dir)
 			if err != nil {
 				return err
@@ -83,11 +87,11 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			for _, c := range comps {
 				pairs = append(pairs, c.Paired())
 			}
-			if err := savePairedGains(*plotPath, *plotScale, "Gains at the end of the search, seed by seed", fs.Args(), pairs); err != nil {
+			if err := savePairedGains(*plotPath, *plotScale, "Gains at the end of the search, seed by seed", dirs, pairs); err != nil {
 				return err
 			}
 		}
-		_, err := fmt.Fprint(a.stdout, hetgpsComparison(fs.Args(), res, comps))
+		_, err = fmt.Fprint(a.stdout, hetgpsComparison(dirs, res, comps))
 		return err
 	}
 }

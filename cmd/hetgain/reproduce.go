@@ -174,6 +174,7 @@ type reproduceJob struct {
 	tableOnly  bool    // -table: tabulate the finished runs, train nothing
 	settings   string  // hetgps: the settings to run, "" for all
 	quiet      bool
+	operands   []string // after the experiment's name: hetgps's preset
 }
 
 func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
@@ -190,15 +191,16 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	quiet := fs.Bool("quiet", false, "no progress line")
 	settings := fs.String("setting", "", "hetgps only: run only the settings with these `LABELS`, as matrix2,capture (default all)")
 	return func(a *app, fs *flag.FlagSet) error {
-		if fs.NArg() == 0 {
+		ops, err := operands(fs, a.args) // flags after the name too
+		if err != nil {
+			return err
+		}
+		if len(ops) == 0 {
 			return usagef("which experiment? want one of %s", reproducerNames())
 		}
-		name := fs.Arg(0)
-		if err := parseAfterOperand(fs, fs.Args()[1:]); err != nil { // flags after the name
-			return err
-		}
-		if err := noArgs(fs); err != nil && name != "hetgps" { // hetgps takes an experiment name too
-			return err
+		name := ops[0]
+		if len(ops) > 1 && !strings.EqualFold(name, "hetgps") { // hetgps takes an experiment name too
+			return usagef("unexpected argument %q (flags start with -)", ops[1])
 		}
 		r := findReproducer(name)
 		if r == nil {
@@ -225,8 +227,12 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *variants != "" && r.name == "hetgps" {
 			return usagef("-variants %s: reproduce hetgps has settings, not variants: use -setting", *variants)
 		}
+		if *pairs != "" && r.name == "hetgps" {
+			return usagef("-pairs %s: reproduce hetgps has settings, not (U, T) pairs: use -setting", *pairs)
+		}
 		return r.run(&reproduceJob{app: a, name: r.name, dir: *dir, jobs: *jobs, seeds: *seeds, firstSeed: *firstSeed, iterations: *iterations,
-			entropy: *entropy, difference: *difference, pairs: *pairs, variants: *variants, tableOnly: *tableOnly, quiet: *quiet})
+			entropy: *entropy, difference: *difference, pairs: *pairs, variants: *variants, tableOnly: *tableOnly, quiet: *quiet,
+			settings: *settings, operands: ops[1:]})
 	}
 }
 

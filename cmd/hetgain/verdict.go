@@ -62,7 +62,11 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	first := fs.Int("first-seed", 1, "judge only seeds from `F` on")
 	last := fs.Int("last-seed", math.MaxInt32, "judge only seeds up to `L`")
 	return func(a *app, fs *flag.FlagSet) error {
-		if fs.NArg() < 1 {
+		dirs, err := operands(fs, a.args)
+		if err != nil {
+			return err
+		}
+		if len(dirs) < 1 {
 			return usagef("want a directory of training runs")
 		}
 		if !isSet(fs, "threshold") {
@@ -80,7 +84,7 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *first < 1 || *last < *first {
 			return usagef("-first-seed %d -last-seed %d: want 1 <= first <= last", *first, *last)
 		}
-		cells, err := readJoinedSeedGains(fs.Args(), *cell)
+		cells, err := readJoinedSeedGains(dirs, *cell)
 		if err != nil {
 			return err
 		}
@@ -91,7 +95,7 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s\n", strings.Join(fs.Args(), " "))
+		fmt.Fprintf(&b, "%s\n", strings.Join(dirs, " "))
 		for _, g := range cells {
 			if err := writeVerdict(&b, g, *planned, *threshold, *lo, *hi); err != nil {
 				return err
