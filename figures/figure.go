@@ -163,12 +163,12 @@ const narrowSpan = 1e-12
 const wideSpan = 1e150
 
 // ticks is the tick marker of the figures' axes of numbers: gonum/plot's
-// DefaultTicks, except on an axis narrower than narrowSpan times the
-// larger magnitude of its ends, where it marks the middle alone, labelled
-// to 6 significant digits as DefaultTicks labels are (labels of that
-// precision could not tell points of such an axis apart), and on an axis
-// wider than wideSpan, where it labels DefaultTicks' ticks to 6
-// significant digits itself.
+// DefaultTicks, each labelled tick written exactly (exactLabels), except
+// on an axis narrower than narrowSpan times the larger magnitude of its
+// ends, where it marks the middle alone, labelled to 6 significant digits
+// (labels of that precision could not tell points of such an axis apart),
+// and on an axis wider than wideSpan, where it labels DefaultTicks' ticks
+// to 6 significant digits itself.
 //
 // DefaultTicks tries label positions with a float64 counter stepped by 1
 // (talbotLinHanrahan, in gonum/plot v0.14.0's labelling.go), which
@@ -194,14 +194,121 @@ func (ticks) Ticks(min, max float64) []plot.Tick {
 		return []plot.Tick{{Value: mid, Label: strconv.FormatFloat(mid, 'g', 6, 64)}}
 	}
 	ts := plot.DefaultTicks{}.Ticks(min, max)
-	if max-min > wideSpan {
-		for i := range ts {
-			if ts[i].Label != "" {
-				ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
-			}
+	if max-min <= wideSpan {
+		return exactLabels(ts, min, max)
+	}
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
 		}
 	}
 	return ts
+}
+
+// exactLabels returns the ticks ts of the axis from min to max with every
+// labelled tick's label reading back as its value (readsBack, within
+// labelTolerance): ts themselves if their labels do, else ts with every
+// label rewritten in the one format of exactFormat.
+//
+// DefaultTicks of gonum/plot v0.14 rounds its labels to a number of
+// digits set by the step between them, counting significant digits as
+// decimals: on about one axis in five a label is off its tick, as 0.4875
+// labelled "0.487", 4604.65 "4.6e+03" or 1.25 "1.2".
+func exactLabels(ts []plot.Tick, min, max float64) []plot.Tick {
+	var values []float64
+	exact := true
+	tol := labelTolerance(ts, min, max)
+	for _, t := range ts {
+		if t.Label != "" {
+			values = append(values, t.Value)
+			exact = exact && readsBack(t.Label, t.Value, tol)
+		}
+	}
+	if exact {
+		return ts
+	}
+	format := exactFormat(values, tol)
+	out := append([]plot.Tick(nil), ts...)
+	for i := range out {
+		if out[i].Label != "" {
+			out[i].Label = format(out[i].Value)
+		}
+	}
+	return out
+}
+
+// labelTolerance returns how far a label of one of the ticks ts of the
+// axis from min to max may read from its tick's value: a billionth of the
+// step between labelled ticks (the span if there is one label), and 16
+// units in the last place of the axis' larger end, for the rounding of
+// DefaultTicks' positions.
+func labelTolerance(ts []plot.Tick, min, max float64) float64 {
+	step := max - min
+	last := math.NaN()
+	for _, t := range ts {
+		if t.Label == "" {
+			continue
+		}
+		if d := t.Value - last; d > 0 && d < step {
+			step = d
+		}
+		last = t.Value
+	}
+	end := math.Max(math.Abs(min), math.Abs(max))
+	return 1e-9*step + 16*(math.Nextafter(end, math.Inf(1))-end)
+}
+
+// readsBack reports whether label, parsed, is within tol of v.
+func readsBack(label string, v, tol float64) bool {
+	x, err := strconv.ParseFloat(label, 64)
+	return err == nil && math.Abs(x-v) <= tol
+}
+
+// exactFormat returns the format of tick labels that writes every one of
+// values so that it reads back within tol: below 1e6 in magnitude, the
+// fewest decimals, up to 6, that do; else the fewest significant digits
+// (17 read back every float64). A label that reads as 0 has no minus
+// sign.
+func exactFormat(values []float64, tol float64) func(float64) string {
+	largest := 0.0
+	for _, v := range values {
+		largest = math.Max(largest, math.Abs(v))
+	}
+	var format func(float64) string
+	for d := 0; d <= 6 && largest < 1e6; d++ {
+		if format = tickFormat('f', d); allReadBack(values, format, tol) {
+			return format
+		}
+	}
+	for p := 1; p < 17; p++ {
+		if format = tickFormat('g', p); allReadBack(values, format, tol) {
+			return format
+		}
+	}
+	return tickFormat('g', 17)
+}
+
+// tickFormat returns strconv.FormatFloat of verb and prec, without the
+// minus sign of a label that reads as 0.
+func tickFormat(verb byte, prec int) func(float64) string {
+	return func(v float64) string {
+		s := strconv.FormatFloat(v, verb, prec, 64)
+		if x, err := strconv.ParseFloat(s, 64); err == nil && x == 0 {
+			s = strings.TrimPrefix(s, "-")
+		}
+		return s
+	}
+}
+
+// allReadBack reports whether format writes every one of values so that
+// it reads back within tol.
+func allReadBack(values []float64, format func(float64) string, tol float64) bool {
+	for _, v := range values {
+		if !readsBack(format(v), v, tol) {
+			return false
+		}
+	}
+	return true
 }
 
 // drawAligned draws a grid of plots (nil ones are skipped) into the tiles
