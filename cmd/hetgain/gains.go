@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -57,7 +58,7 @@ func addOptimiserFlags(fs *flag.FlagSet) optimiserFlags {
 	return optimiserFlags{
 		seed:     fs.Int64("seed", 1, "seed of the numerical optimiser's random starts"),
 		restarts: fs.Int("restarts", 0, fmt.Sprintf("random restarts of the numerical optimiser (0: its default; at most %d, and restarts × N × M at most %d)", maxRestarts, maxSearchFloats)),
-		tol:      fs.Float64("tol", 0, "convergence tolerance of the numerical optimiser (0: its default)"),
+		tol:      fs.Float64("tol", 0, "convergence tolerance of the numerical optimiser, finite and >= 0 (0: its default)"),
 	}
 }
 
@@ -65,8 +66,8 @@ func (f optimiserFlags) options() (gain.Options, error) {
 	if *f.restarts < 0 {
 		return gain.Options{}, usagef("-restarts %d: want >= 0", *f.restarts)
 	}
-	if !(*f.tol >= 0) {
-		return gain.Options{}, usagef("-tol %v: want >= 0", *f.tol)
+	if !(*f.tol >= 0) || math.IsInf(*f.tol, 1) {
+		return gain.Options{}, usagef("-tol %v: want a finite number >= 0", *f.tol)
 	}
 	return gain.Options{Seed: *f.seed, Restarts: *f.restarts, Tol: *f.tol}, nil
 }
