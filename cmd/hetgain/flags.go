@@ -15,15 +15,20 @@ import (
 const maxListLength = 10000
 
 // intList is a flag holding positive integers: "2,3,5" or a range "2-5",
-// at most maxListLength in all.
-type intList []int
+// comma-separated or repeated (-n 2 -n 3-5 is -n 2,3-5), at most
+// maxListLength in all. vals holds the default until the flag is given:
+// its first use replaces it, later ones add to it.
+type intList struct {
+	vals []int
+	set  bool
+}
 
 func (l *intList) String() string {
 	if l == nil {
 		return ""
 	}
-	s := make([]string, len(*l))
-	for i, v := range *l {
+	s := make([]string, len(l.vals))
+	for i, v := range l.vals {
 		s[i] = strconv.Itoa(v)
 	}
 	return strings.Join(s, ",")
@@ -31,24 +36,13 @@ func (l *intList) String() string {
 
 func (l *intList) Set(s string) error {
 	var vals []int
+	if l.set {
+		vals = l.vals
+	}
 	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
+		a, b, err := parseIntRange(strings.TrimSpace(part))
 		if err != nil {
-			return fmt.Errorf("%q is not a whole number", lo)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil {
-				return fmt.Errorf("%q is not a whole number", hi)
-			}
-		}
-		if a < 1 || b < a {
-			return fmt.Errorf("%q: want numbers >= 1 and ranges lo-hi with lo <= hi", part)
-		}
-		if b-a > 10000 {
-			return fmt.Errorf("range %q is too long", part)
+			return err
 		}
 		if len(vals)+b-a+1 > maxListLength {
 			return fmt.Errorf("more than %d numbers", maxListLength)
@@ -57,8 +51,30 @@ func (l *intList) Set(s string) error {
 			vals = append(vals, v)
 		}
 	}
-	*l = vals
+	l.vals, l.set = vals, true
 	return nil
+}
+
+// parseIntRange parses part of an intList: a number a >= 1 (returned as
+// a, a) or a range a-b with 1 <= a <= b and b - a at most 10000.
+func parseIntRange(part string) (a, b int, err error) {
+	lo, hi, isRange := strings.Cut(part, "-")
+	if a, err = strconv.Atoi(lo); err != nil {
+		return 0, 0, fmt.Errorf("%q is not a whole number", lo)
+	}
+	b = a
+	if isRange {
+		if b, err = strconv.Atoi(hi); err != nil {
+			return 0, 0, fmt.Errorf("%q is not a whole number", hi)
+		}
+	}
+	if a < 1 || b < a {
+		return 0, 0, fmt.Errorf("%q: want numbers >= 1 and ranges lo-hi with lo <= hi", part)
+	}
+	if b-a > 10000 {
+		return 0, 0, fmt.Errorf("range %q is too long", part)
+	}
+	return a, b, nil
 }
 
 // operatorList is a flag holding operator specifications, comma-separated

@@ -73,9 +73,9 @@ func (f optimiserFlags) options() (gain.Options, error) {
 }
 
 func setupGains(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
-	ns, ms := intList{2}, intList{2}
-	fs.Var(&ns, "n", "numbers of agents `N`: a list 2,3,5 or a range 2-5")
-	fs.Var(&ms, "m", "numbers of tasks `M`: a list or a range")
+	nl, ml := intList{vals: []int{2}}, intList{vals: []int{2}}
+	fs.Var(&nl, "n", "numbers of agents `N`: a list 2,3,5 or a range 2-5, comma-separated or repeated")
+	fs.Var(&ml, "m", "numbers of tasks `M`: a list or a range, comma-separated or repeated")
 	var us, ts operatorList
 	fs.Var(&us, "u", "outer aggregators `U`, comma-separated or repeated (default min,mean,max)")
 	fs.Var(&ts, "t", "task aggregators `T`, comma-separated or repeated (default min,mean,max)")
@@ -105,6 +105,7 @@ func setupGains(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if len(ps) == 0 {
 			ps = crossPairs(us.ops, ts.ops)
 		}
+		ns, ms := nl.vals, ml.vals
 		if err := checkGainsSizes(ns, ms, len(ps), len(kinds(kind.value)), method.value != "closed", opts.Restarts); err != nil {
 			return err
 		}

@@ -388,6 +388,49 @@ func TestSplitTop(t *testing.T) {
 	}
 }
 
+// TestRepeatedIntList checks that a repeated -n or -m adds to the list,
+// as a repeated -u, -t or -pairs does: its first use replaces the
+// default, and the limit counts the numbers of every use.
+func TestRepeatedIntList(t *testing.T) {
+	l := intList{vals: []int{2}}
+	for _, s := range []string{"3", "5-6", "3"} {
+		if err := l.Set(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l.String() != "3,5,6,3" {
+		t.Errorf("-n 3 -n 5-6 -n 3 over the default 2: %q, want 3,5,6,3", l.String())
+	}
+	if err := l.Set("1-9997"); err == nil || !strings.Contains(err.Error(), "more than 10000 numbers") {
+		t.Errorf("10001 numbers over four uses: %v", err)
+	}
+	code, out, errOut := runArgs("gains", "-n", "2", "-n", "3", "-m", "2", "-m", "4", "-u", "min", "-t", "max", "-method", "closed", "-kind", "continuous", "-format", "csv")
+	rows := readCSV(t, out)
+	if code != exitOK || len(rows) != 5 {
+		t.Fatalf("-n 2 -n 3 -m 2 -m 4: exit %d, stderr %q, %d rows, want a header and 4", code, errOut, len(rows))
+	}
+	var nm []string
+	for _, r := range rows[1:] {
+		nm = append(nm, r[indexOfColumn(t, rows[0], "N")]+"x"+r[indexOfColumn(t, rows[0], "M")])
+	}
+	if got := strings.Join(nm, " "); got != "2x2 2x4 3x2 3x4" {
+		t.Errorf("-n 2 -n 3 -m 2 -m 4: N x M %s, want 2x2 2x4 3x2 3x4", got)
+	}
+}
+
+// indexOfColumn returns the index of name in header, failing the test if
+// it is not there.
+func indexOfColumn(t *testing.T, header []string, name string) int {
+	t.Helper()
+	for k, h := range header {
+		if h == name {
+			return k
+		}
+	}
+	t.Fatalf("no column %s in %q", name, header)
+	return -1
+}
+
 // TestProgress checks the progress line with a fake clock: in place on a
 // terminal, a line at most every interval otherwise, with the first and
 // the last always printed.
