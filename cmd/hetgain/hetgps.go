@@ -63,12 +63,14 @@ deviation over seeds) and DIR/summary.txt (for each seed, whether τ_T
 rose, τ_U fell and the gain rose; then where the seeds ended, as mean ±
 std and median) are rewritten with the seeds finished so far as each
 seed finishes. When every seed is done, hetgps writes them and the
-figure of τ_T, τ_U, the gain and
-both teams' diversity against the iteration (-plot, default
-DIR/hetgps-<env>.png), and prints the summary.
+figure of τ_T, τ_U, the gain and both teams' diversity against the
+iteration to DIR/hetgps-<env>.png, or with -plot FILE to FILE instead
+(DIR/hetgps-<env>.png is then neither written nor removed), and prints
+the summary and the files written.
 
 Ctrl-C (SIGINT) or SIGTERM stops after the running iteration, keeps a
-checkpoint (θ, its optimiser and both teams), exits with status 130 and
+checkpoint (θ, its optimiser and both teams), writes the same files for
+the seeds finished so far (if any), exits with status 130 and
 prints the command that resumes: the same command again, which continues
 with the same numbers as an uninterrupted run. A larger -iterations
 extends finished runs; other settings need another -dir.
@@ -149,7 +151,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	firstSeed := fs.Int("first-seed", 0, "run only seeds `S` to -seeds (0: from 1)")
 	iterations := fs.Int("iterations", 200, "HetGPS iterations of each run (at most 1000000)")
 	dir := fs.String("dir", "", "`DIR` for the runs and results (required)")
-	plot := fs.String("plot", "", "write the figure to `PNG` (default DIR/hetgps-<env>.png)")
+	plot := fs.String("plot", "", "write the figure to `FILE` (.png, .svg or .pdf) instead of DIR/hetgps-<env>.png")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	sensor := fs.Bool("sensor", false, sensorUsage)
 	tf := addTrainFlags(fs)
@@ -328,7 +330,7 @@ func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot
 		fmt.Fprintf(a.stderr, "hetgain %s: interrupted: %d of %d runs finished; the running ones kept their checkpoints in %s.\n",
 			command, len(res.Runs), runs, dir)
 		if len(res.Runs) > 0 {
-			paths, err := res.Save(dir)
+			paths, err := saveHetGPS(res, dir, plot)
 			if err != nil {
 				return err
 			}
@@ -374,48 +376,48 @@ func (a *app) tabulateHetGPS(e reproduce.HetGPSExperiment, dir string) error {
 	return a.writeHetGPS(res, dir, "")
 }
 
-// writeHetGPS writes the trajectories, figures and summary of res in dir
-// (the figure of a single setting to plot too, if plot is not empty) and
-// prints the summary and the paths; the summary comes before the drawing
-// to plot, so that a figure that cannot be written there does not hide
-// the results.
+// writeHetGPS writes the trajectories, figures and summary of res
+// (saveHetGPS) and prints the summary and the paths written; the summary
+// is printed even if the figure cannot be drawn to plot, so that the
+// error does not hide the results.
 func (a *app) writeHetGPS(res *reproduce.HetGPSResults, dir, plot string) error {
-	e := res.Experiment
-	paths, err := res.Save(dir)
-	if err != nil {
+	paths, err := saveHetGPS(res, dir, plot)
+	if len(paths) == 0 {
 		return err
 	}
 	if _, err := io.WriteString(a.stdout, res.Summary()); err != nil {
 		return err
 	}
-	if plot != "" && len(e.Settings) == 1 {
-		if err := res.Figure(e.Settings[0].Label).Save(plot); err != nil {
-			return fmt.Errorf("-plot %s: %v; the results are in %s", plot, err, dir)
-		}
-		for k, p := range paths { // the figure goes to plot instead
-			if strings.HasSuffix(p, ".png") && p != plot {
-				paths[k] = plot
-			}
-		}
+	if err != nil {
+		return err
 	}
 	var b strings.Builder
-	for _, p := range hetgpsDedupe(paths) {
+	for _, p := range paths {
 		fmt.Fprintf(&b, "wrote %s\n", p)
 	}
 	_, err = io.WriteString(a.stdout, b.String())
 	return err
 }
 
-func hetgpsDedupe(s []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, v := range s {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
+// saveHetGPS writes the trajectories and summary of res to dir and its
+// figures: for a single setting with plot not empty (hetgps, whose -plot
+// defaults to DIR/hetgps-<env>.png), its figure to plot and to nowhere
+// else; otherwise each setting's to dir (res.Save). It returns the paths
+// written, in Save's order; if the figure cannot be drawn to plot, the
+// tables' and the error.
+func saveHetGPS(res *reproduce.HetGPSResults, dir, plot string) ([]string, error) {
+	e := res.Experiment
+	if plot == "" || len(e.Settings) != 1 {
+		return res.Save(dir)
 	}
-	return out
+	paths, err := res.SaveTables(dir)
+	if err != nil {
+		return paths, err
+	}
+	if err := res.Figure(e.Settings[0].Label).Save(plot); err != nil {
+		return paths, fmt.Errorf("-plot %s: %v; the results are in %s", plot, err, dir)
+	}
+	return []string{paths[0], plot, paths[1]}, nil
 }
 
 // hetgpsProgress is the progress line of HetGPS runs. Its time left is

@@ -68,8 +68,12 @@ func TestHetGPSCommandTiny(t *testing.T) {
 		t.Errorf("-grad-deterministic -sgd -clamp T.t=...: spec.json\n%s", spec)
 	}
 	checkPNG(t, plot)
-	if !strings.Contains(out, "wrote "+plot) || strings.Contains(out, "hetgps-matrix.png") {
+	if !strings.Contains(out, "wrote "+filepath.Join(dir2, "trajectories.csv")+"\nwrote "+plot+"\nwrote "+filepath.Join(dir2, "summary.txt")+"\n") ||
+		strings.Contains(out, "hetgps-matrix.png") {
 		t.Errorf("-plot: %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir2, "hetgps-matrix.png")); err == nil {
+		t.Error("-plot FILE: the figure was written to DIR/hetgps-matrix.png too")
 	}
 
 	// A descent with the floor records it.
