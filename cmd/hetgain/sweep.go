@@ -39,7 +39,9 @@ softmax, lse, powersum, powermean or level. The grid has -steps values from
 -from to -to for both parameters, unless -t-from, -t-to, -t-steps or
 -tau-from, -tau-to, -tau-steps set them apart. A grid has at most
 1,000,000 cells (each axis at most 100,000 values), N × M is at most
-16384, and -workers at most 1024.
+16384, and -workers at most 1024. Each axis's values must be distinct
+float64 numbers: a range too narrow for its steps (-from 0 -to 5e-324
+-steps 3), or equal ends with several steps, is a bad command line.
 
 It writes to the directory -out:
   sweep.csv    one row per cell: InnerParam (t), OuterParam (τ), N, M,
@@ -251,10 +253,10 @@ func (s *settings) canonicalise() error {
 		return err
 	}
 	for _, r := range []struct {
-		name     string
-		from, to float64
-		steps    int
-	}{{"t", s.TFrom, s.TTo, s.TSteps}, {"τ", s.TauFrom, s.TauTo, s.TauSteps}} {
+		name, flag string
+		from, to   float64
+		steps      int
+	}{{"t", "t", s.TFrom, s.TTo, s.TSteps}, {"τ", "tau", s.TauFrom, s.TauTo, s.TauSteps}} {
 		if math.IsNaN(r.from) || math.IsInf(r.from, 0) || math.IsNaN(r.to) || math.IsInf(r.to, 0) {
 			return usagef("the range of %s, %v to %v, must be finite", r.name, r.from, r.to)
 		}
@@ -263,6 +265,9 @@ func (s *settings) canonicalise() error {
 		}
 		if r.steps == 1 && r.from != r.to {
 			return usagef("one value of %s but a range %v to %v: give -steps >= 2 or equal ends", r.name, r.from, r.to)
+		}
+		if err := checkDistinct(r.name, r.flag, r.from, r.to, r.steps); err != nil {
+			return err
 		}
 	}
 	if cells := int64(s.TSteps) * int64(s.TauSteps); cells > maxSweepCells {
@@ -283,6 +288,29 @@ func (s *settings) kind() (gain.Allocation, error) {
 		return gain.Discrete, nil
 	}
 	return 0, usagef("kind %q: want continuous or discrete", s.Kind)
+}
+
+// checkDistinct returns a usage error, naming the flags of the axis
+// (flag: "t" or "tau"), unless the steps values of the axis name from
+// from to to (linspace) are finite and distinct, as the heat map's grid
+// must be: a range too narrow for float64 to hold that many values
+// between its ends (-steps 3 -from 0 -to 5e-324), equal ends with
+// several steps, or one too wide to subtract its ends (-from -1e308 -to
+// 1e308) would give cells that repeat, computed to no use, the heat map
+// not drawn, and on resume computed again.
+func checkDistinct(name, flag string, from, to float64, steps int) error {
+	v := linspace(from, to, steps)
+	for k := range v {
+		switch {
+		case math.IsNaN(v[k]) || math.IsInf(v[k], 0):
+			return usagef("%d values of %s from %v to %v (-steps or -%s-steps, -from or -%s-from, -to or -%s-to): %s[%d] = %v; give a narrower range",
+				steps, name, from, to, flag, flag, flag, name, k, v[k])
+		case k > 0 && !(v[k] > v[k-1] && to > from || v[k] < v[k-1] && to < from):
+			return usagef("%d values of %s from %v to %v (-steps or -%s-steps, -from or -%s-from, -to or -%s-to) are not distinct: %s[%d] = %v after %s[%d] = %v; give fewer values or a wider range",
+				steps, name, from, to, flag, flag, flag, name, k, v[k], name, k-1, v[k-1])
+		}
+	}
+	return nil
 }
 
 // linspace returns steps values from a to b, b exactly last.
