@@ -294,7 +294,9 @@ flags and more examples. Flags may come before or after a command's
 operands (its directories, an experiment's name); "--" ends the flags.
 
 Operators: %s.
-Exit status: 0 done, 1 error, 2 bad command line, 130 interrupted.
+Exit status: 0 done; 1 error (an input missing, unreadable or malformed,
+an output not written, a failure); 2 bad command line (a flag or operand
+wrong, or asking for what the inputs do not have); 130 interrupted.
 `, strings.Join(aggregators.Families, ", "))
 	io.WriteString(w, b.String())
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -122,19 +121,16 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	}
 }
 
-// readSeedGains reads the final gains of dir, a missing table being a bad
-// command line.
+// readSeedGains reads the final gains of dir; a directory or table that
+// is missing, unreadable or holds no finished run is an error (exit
+// status 1), as every input that is not there or cannot be read.
 func readSeedGains(dir string) ([]reproduce.SeedGains, error) {
 	g, err := reproduce.ReadSeedGains(dir)
 	if err == nil && len(g) == 0 {
-		err = fmt.Errorf("reproduce: %s: no finished run in its table: %w", dir, fs.ErrNotExist)
+		err = fmt.Errorf("%s: no finished run in its table", dir)
 	}
 	if err != nil {
-		msg := strings.TrimPrefix(err.Error(), "reproduce: ")
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, usagef("%s", msg)
-		}
-		return nil, errors.New(msg)
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "reproduce: "))
 	}
 	return g, nil
 }

@@ -19,5 +19,19 @@
 //
 // Long commands show progress, stop cleanly on Ctrl-C with a checkpoint,
 // and resume when run again. Run "hetgain -h" for the commands and
-// "hetgain help <command>" for one.
+// "hetgain help <command>" for one. Flags may come before or after a
+// command's operands; "--" ends them.
+//
+// The exit status is 0 when the command is done, and 130 when SIGINT or
+// SIGTERM stopped it. It is 2 for a bad command line, found before any
+// work: a flag or operand malformed or out of range, flags that exclude
+// each other, or a command line that asks for what its inputs do not
+// have (a cell, seed or setting they lack, two directories without a
+// cell or seed in common, settings other than those of the runs in the
+// directory named). It is 1 for an error: an input that is not there,
+// cannot be read or is malformed (a file or directory missing, a
+// directory holding none of what the command reads, no run finished
+// with the settings given), an output that cannot be written, or work
+// that fails. Every error names what is wrong; a bad command line also
+// points to the command's help.
 package main

@@ -4,11 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"sort"
 	"strings"
 
-	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/reproduce"
 )
 
@@ -97,7 +95,9 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 }
 
 // loadHetGPSDir reads the experiment of dir from its runs' spec.json and
-// loads its finished runs.
+// loads its finished runs. A directory that is missing, holds no HetGPS
+// run or runs that differ is an error (exit status 1), as every input
+// that is not there or cannot be read.
 func loadHetGPSDir(dir string) (*reproduce.HetGPSResults, error) {
 	e, err := reproduce.ReadHetGPSExperiment(dir)
 	if err == nil {
@@ -106,11 +106,7 @@ func loadHetGPSDir(dir string) (*reproduce.HetGPSResults, error) {
 			return r, nil
 		}
 	}
-	msg := strings.TrimPrefix(err.Error(), "reproduce: ")
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, learn.ErrOtherSettings) {
-		return nil, usagef("%s", msg)
-	}
-	return nil, errors.New(msg)
+	return nil, errors.New(strings.TrimPrefix(err.Error(), "reproduce: "))
 }
 
 // finishedSeeds lists r's finished seeds setting by setting, as

@@ -214,9 +214,9 @@ func TestHetGPSCompareUsage(t *testing.T) {
 		{[]string{"hetgps-compare"}, exitUsage, "want two directories"},
 		{[]string{"hetgps-compare", dir}, exitUsage, "want two directories"},
 		{[]string{"hetgps-compare", dir, dir, dir}, exitUsage, "want two directories"},
-		{[]string{"hetgps-compare", dir, dir}, exitUsage, "holds no HetGPS run"},
-		{[]string{"hetgps-compare", filepath.Join(dir, "none"), dir}, exitUsage, "no such file or directory"},
-		{[]string{"hetgps-compare", paired, paired}, exitUsage, "holds no HetGPS run"},
+		{[]string{"hetgps-compare", dir, dir}, exitError, "holds no HetGPS run"},
+		{[]string{"hetgps-compare", filepath.Join(dir, "none"), dir}, exitError, "no such file or directory"},
+		{[]string{"hetgps-compare", paired, paired}, exitError, "holds no HetGPS run"},
 		{[]string{"hetgps-compare", "-plot", "gains.jpeg2", dir, dir}, exitUsage, `-plot "gains.jpeg2": want a file name ending in .png`},
 		{[]string{"hetgps-compare", "-plot", "gains.png", "-plot-scale", "log", dir, dir}, exitUsage, `-plot-scale "log": want linear or asinh`},
 		// The parent of train's seed<k> directories: a setting whose runs

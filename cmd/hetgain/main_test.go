@@ -133,7 +133,6 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"sweep", "-out", dir, "-steps", "3", "-from", "-1e308", "-to", "1e308"}, "t[0] = NaN; give a narrower range"},
 		{[]string{"sweep", "-out", dir, "-kind", "both"}, "-kind"},
 		{[]string{"sweep", "-out", dir, "-workers", "-2"}, "-workers"},
-		{[]string{"sweep", "-out", dir, "-resume"}, "no sweep to resume"},
 		{[]string{"sweep", "-out", dir, "-resume", "-force"}, "-resume and -force"},
 		{[]string{"sweep", "-out", dir, "-steps", "100000", "-n", "1", "-m", "1"}, "100000 values of t × 100000 of τ = 10000000000 cells: want at most 1000000"},
 		{[]string{"sweep", "-out", dir, "-t-steps", "1001", "-tau-steps", "1000"}, "cells: want at most 1000000 (lower -steps, -t-steps or -tau-steps)"},

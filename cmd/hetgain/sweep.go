@@ -349,11 +349,12 @@ func (j *sweepJob) resumeCommand() string {
 }
 
 // resumeSettings returns the settings in sweep.json, or a usage error if
-// a flag given on the command line disagrees with them.
+// a flag given on the command line disagrees with them; an error (not a
+// usage error: the directory lacks a file) if there is no sweep.json.
 func (j *sweepJob) resumeSettings(fs *flag.FlagSet, flags settings) (settings, error) {
 	saved, err := j.loadSettings()
 	if errors.Is(err, os.ErrNotExist) {
-		return settings{}, usagef("no sweep to resume in %s (%s not found)", j.dir, sweepSettings)
+		return settings{}, fmt.Errorf("no sweep to resume in %s (%s not found)", j.dir, sweepSettings)
 	}
 	if err != nil {
 		return settings{}, err

@@ -73,7 +73,6 @@ func TestVerdictUsage(t *testing.T) {
 		{[]string{"-threshold", "0.5", "-cell", "2v2 none", dir}, `has no cell "2v2 none"`},
 		{[]string{"-threshold", "0.5", "-cell", "2v2 mean-max", dir, filepath.Join(dir, "..", "tag-large-30m")}, "both have seed 5"},
 		{[]string{"-threshold", "0.5"}, "want a directory"},
-		{[]string{"-threshold", "0.5", t.TempDir()}, "has neither runs.csv"},
 		{[]string{"-threshold", "0.5", "-first-seed", "0", dir}, "want 1 <= first <= last"},
 		{[]string{"-threshold", "0.5", "-first-seed", "5", "-last-seed", "4", dir}, "want 1 <= first <= last"},
 		{[]string{"-threshold", "0.5", "-first-seed", "10", "-cell", "2v2 mean-max", dir}, `"2v2 mean-max" has no seed in this range (it has [1 2 3 4 5 6 7 8 9])`},
