@@ -63,7 +63,7 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	cell := fs.String("cell", "", "compare only this cell (`CELL`, as \"2v2 mean-max\"; a train directory's one cell stands for any)")
 	cellB := fs.String("cell-b", "", "B's cell (`CELL`), if not -cell's: two variants of one reproduction, its directory given twice")
 	csvPath := fs.String("csv", "", "write the paired gains to `FILE` as CSV, full precision")
-	plotPath := fs.String("plot", "", "draw the paired gains, each seed a line from A to B, to `FILE` (.png, .svg or .pdf)")
+	plotPath := fs.String("plot", "", "draw the paired gains, each seed a line from A to B, to `FILE` ("+pictureKinds()+")")
 	plotScale := plotScaleFlag(fs)
 	return func(a *app, fs *flag.FlagSet) error {
 		dirs, err := operands(fs, a.args)

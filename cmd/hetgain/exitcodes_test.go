@@ -37,3 +37,17 @@ func TestMissingInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestPictureNameListsExtensions checks that a -plot the figures cannot
+// write is refused naming every extension they can.
+func TestPictureNameListsExtensions(t *testing.T) {
+	for _, name := range []string{"a.png", "a.SVG", "a.pdf", "a.eps", "a.jpg", "a.jpeg", "a.tif", "a.tiff"} {
+		if err := checkPictureName(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	err := checkPictureName("a.gif")
+	if want := `"a.gif": want a file name ending in .png, .svg, .pdf, .eps, .jpg, .jpeg, .tif or .tiff`; err == nil || err.Error() != want {
+		t.Errorf("a.gif: %v, want %s", err, want)
+	}
+}

@@ -151,7 +151,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	firstSeed := fs.Int("first-seed", 0, "run only seeds `S` to -seeds (0: from 1)")
 	iterations := fs.Int("iterations", 200, "HetGPS iterations of each run (at most 1000000)")
 	dir := fs.String("dir", "", "`DIR` for the runs and results (required)")
-	plot := fs.String("plot", "", "write the figure to `FILE` (.png, .svg or .pdf) instead of DIR/hetgps-<env>.png")
+	plot := fs.String("plot", "", "write the figure to `FILE` ("+pictureKinds()+") instead of DIR/hetgps-<env>.png")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	sensor := fs.Bool("sensor", false, sensorUsage)
 	tf := addTrainFlags(fs)

@@ -51,7 +51,7 @@ func init() {
 }
 
 func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
-	plotPath := fs.String("plot", "", "draw the gains the seeds ended at, each a line from A to B, to `FILE` (.png, .svg or .pdf)")
+	plotPath := fs.String("plot", "", "draw the gains the seeds ended at, each a line from A to B, to `FILE` ("+pictureKinds()+")")
 	plotScale := plotScaleFlag(fs)
 	return func(a *app, fs *flag.FlagSet) error {
 		dirs, err := operands(fs, a.args)

@@ -72,7 +72,7 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	seed := fs.Int64("seed", 0, "seed of the episodes of every run (default: each run's own seed)")
 	taskParams := fs.String("task-params", "", "environment parameters of the episodes, as `shaping=0,penalty=0`")
 	csvPath := fs.String("csv", "", "also write the profiles to this CSV `file`")
-	plotPath := fs.String("plot", "", "also draw the teams' effort matrices to this `PNG` (or .svg, .pdf)")
+	plotPath := fs.String("plot", "", "also draw the teams' effort matrices to `FILE` ("+pictureKinds()+")")
 	return func(a *app, fs *flag.FlagSet) error {
 		if err := noArgs(fs); err != nil {
 			return err

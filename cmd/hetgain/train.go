@@ -291,7 +291,7 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	firstSeed := fs.Int("first-seed", 0, "train and report only seeds `S` to -seeds (0: from 1)")
 	iterations := fs.Int("iterations", 100, "training iterations of each run (at most 1000000)")
 	dir := fs.String("dir", "", "`DIR` for the runs, gains.csv and curves.png (required)")
-	plot := fs.String("plot", "", "write the curves to `PNG` (default DIR/curves.png)")
+	plot := fs.String("plot", "", "write the curves to `FILE` ("+pictureKinds()+"; default DIR/curves.png)")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	envParams := fs.String("env-params", "", "train in environments with these parameters, as `shaping=0.2` (default: the environment's own)")
 	taskParams := fs.String("task-params", "", "score the final policies with these environment parameters, as `shaping=0,penalty=0`")
@@ -604,14 +604,27 @@ func (j *trainJob) writeResults(logs [][]learn.PairStats, tasks []taskScore) err
 	return err
 }
 
-// checkPictureName returns an error unless path ends in an extension that
-// figures.Figure.Save writes.
+// pictureExtensions are the extensions of the files figures.Figure.Save
+// writes, as pictureKinds lists them.
+var pictureExtensions = []string{".png", ".svg", ".pdf", ".eps", ".jpg", ".jpeg", ".tif", ".tiff"}
+
+// pictureKinds lists pictureExtensions for a message or a flag's help:
+// ".png, .svg, ... or .tiff".
+func pictureKinds() string {
+	n := len(pictureExtensions)
+	return strings.Join(pictureExtensions[:n-1], ", ") + " or " + pictureExtensions[n-1]
+}
+
+// checkPictureName returns an error, listing every extension accepted,
+// unless path ends in one that figures.Figure.Save writes (in any case).
 func checkPictureName(path string) error {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".png", ".svg", ".pdf", ".eps", ".jpg", ".jpeg", ".tif", ".tiff":
-		return nil
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, e := range pictureExtensions {
+		if ext == e {
+			return nil
+		}
 	}
-	return fmt.Errorf("%q: want a file name ending in .png, .svg or .pdf", path)
+	return fmt.Errorf("%q: want a file name ending in %s", path, pictureKinds())
 }
 
 // finalRow is the last row of log with an evaluation (learn.Result.Final).
