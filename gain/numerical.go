@@ -70,41 +70,41 @@ type Optimum struct {
 // Hom returns a numerical estimate of R_hom, the best reward of a
 // homogeneous team (every agent plays the same row c), for continuous
 // allocations of n agents over m tasks within opts.Budget. The value is a
-// lower bound on R_hom attained by the returned allocation; see Numerical
-// for the method and its guarantees. opts may be nil.
+// lower bound on R_hom attained by the returned allocation, and equals
+// Numerical's Hom with the same options; see Numerical for the method and
+// its guarantees. Hom runs Numerical's whole search, the heterogeneous
+// part included (its allocations give homogeneous candidates by Theorem
+// 3.2's construction), so it costs as much as Numerical. opts may be nil.
 func Hom(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) {
 	c, err := numSetup(r, n, m, Continuous, opts)
 	if err != nil {
 		return Optimum{}, err
 	}
 	defer numRecover(r, &err)
-	row, v, err := c.searchHom()
+	s, err := c.solve()
 	if err != nil {
 		return Optimum{}, err
 	}
-	return Optimum{Value: v, Alloc: replicate(row, n)}, nil
+	return Optimum{Value: s.homValue, Alloc: replicate(s.homRow, n)}, nil
 }
 
 // Het returns a numerical estimate of R_het, the best reward over all
 // continuous allocations (rows independent) of n agents over m tasks within
 // opts.Budget. The value is a lower bound on R_het attained by the returned
-// allocation, and at least the value Hom returns with the same options; see
-// Numerical for the method and its guarantees. opts may be nil.
+// allocation, and equals Numerical's Het with the same options, so it is
+// at least the value Hom returns; see Numerical for the method and its
+// guarantees. opts may be nil.
 func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) {
 	c, err := numSetup(r, n, m, Continuous, opts)
 	if err != nil {
 		return Optimum{}, err
 	}
 	defer numRecover(r, &err)
-	row, homValue, err := c.searchHom()
+	s, err := c.solve()
 	if err != nil {
 		return Optimum{}, err
 	}
-	a, v, err := c.searchHet(row, homValue)
-	if err != nil {
-		return Optimum{}, err
-	}
-	return Optimum{Value: v, Alloc: a}, nil
+	return Optimum{Value: s.hetValue, Alloc: mat.NewDense(n, m, s.het)}, nil
 }
 
 // Numerical returns R_het, R_hom and ΔR for any reward R = U∘T (per-task
@@ -172,6 +172,16 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 //     reward, with four times the iteration budget. Of the points within
 //     a relative 1e-14 of the best, the one found first is returned, so
 //     that structured candidates win ties of rounding.
+//  5. Theorem 3.2's construction: the homogeneous rows of the column
+//     means of the heterogeneous optimum and of the best 8 points of its
+//     search (the homogeneous allocations with the same column sums). If
+//     one beats R_hom by more than a relative 1e-14, these rows are the
+//     candidates of a second homogeneous search (steps 2-4, without random
+//     starts), whose optimum raises R_hom, and R_het with it should R_hom
+//     exceed R_het (a homogeneous allocation is also a heterogeneous one).
+//     Where every T_j is Schur-concave or depends on the column sum only
+//     (thresholds), the optimum of R_hom is often such a single row, which
+//     no candidate or random start reaches.
 //
 // Every value reported is the reward of the returned allocation evaluated
 // with the true operators (through aggregators.Reward.Value when B_min >=
@@ -179,23 +189,26 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 // The same options give the same result, bit for bit.
 //
 // Guarantees: Het and Hom are rewards of the returned allocations, so they
-// are lower bounds on the true optima; Het >= Hom, so ΔR >= 0. Where an
-// optimum is one of the candidates (vertices, trivial and spread
-// allocations, single-task assignments, even splits, round-robin covers —
-// this includes every {min, mean, max}² reward, and the allocations of the
-// bounds of Theorem 3.4) it is found exactly, up to rounding. Otherwise the
-// ascent converges to a stationary point of the (smoothed) reward from each
-// start; the best of many starts is usually, but not provably, the global
-// optimum. For non-smooth rewards whose optimum is not a candidate, the
-// ascent on the true reward after the last smoothing stage usually reaches
-// the kink to rounding (min∘softmax(2), N = 2, M = 3: within 1e-16), but can
-// stop short of it by up to the bias of the last stage, about 10⁻⁴ of the
-// score scale. The threshold operators are step functions: their problems
-// are combinatorial (knapsack-like for Blotto), and the search is a
-// heuristic there (exact in 57 of 60 random Blotto instances in the tests;
-// use Blotto and LevelForaging for exact optima). ΔR can therefore be
-// underestimated (R_het too low) or overestimated (R_hom too low); tests
-// compare with closed forms, Theorem 3.4, exact and grid searches.
+// are lower bounds on the true optima; Het >= Hom, so ΔR >= 0. Hom is at
+// least the reward of the homogeneous row of HetAlloc's column means, up to
+// rounding (so ΔR is 0 up to rounding where Theorem 3.2 applies to every
+// task). Where an optimum is one of the candidates (vertices, trivial and
+// spread allocations, single-task assignments, even splits, round-robin
+// covers — this includes every {min, mean, max}² reward, and the
+// allocations of the bounds of Theorem 3.4) it is found exactly, up to
+// rounding. Otherwise the ascent converges to a stationary point of the
+// (smoothed) reward from each start; the best of many starts is usually,
+// but not provably, the global optimum. For non-smooth rewards whose
+// optimum is not a candidate, the ascent on the true reward after the last
+// smoothing stage usually reaches the kink to rounding (min∘softmax(2),
+// N = 2, M = 3: within 1e-16), but can stop short of it by up to the bias of
+// the last stage, about 10⁻⁴ of the score scale. The threshold operators
+// are step functions: their problems are combinatorial (knapsack-like for
+// Blotto), and the search is a heuristic there (exact in 57 of 60 random
+// Blotto instances in the tests; use Blotto and LevelForaging for exact
+// optima). ΔR can therefore be underestimated (R_het too low) or
+// overestimated (R_hom too low); tests compare with closed forms, Theorem
+// 3.4, exact and grid searches.
 //
 // Points where a task score is outside U's domain, or R overflows, are
 // treated as undefined and avoided; an overflow anywhere among the points
@@ -218,16 +231,12 @@ func Numerical(r *aggregators.Reward, n, m int, kind Allocation, opts *Options) 
 	if kind == Discrete {
 		return numDiscrete(r, n, m)
 	}
-	row, homValue, err := c.searchHom()
+	s, err := c.solve()
 	if err != nil {
 		return Gains{}, err
 	}
-	a, hetValue, err := c.searchHet(row, homValue)
-	if err != nil {
-		return Gains{}, err
-	}
-	g = newGains(hetValue, homValue)
-	g.HetAlloc, g.HomRow = a, rowMatrix(row)
+	g = newGains(s.hetValue, s.homValue)
+	g.HetAlloc, g.HomRow = mat.NewDense(n, m, s.het), rowMatrix(s.homRow)
 	return g, nil
 }
 
@@ -440,6 +449,90 @@ type numPoint struct {
 	order int // when the point was found: candidates first
 }
 
+// numSolution is the outcome of the continuous search: the homogeneous
+// row and the allocation (flat, row-major) found, with their true rewards.
+type numSolution struct {
+	homRow   []float64
+	homValue float64
+	het      []float64
+	hetValue float64
+}
+
+// solve runs the continuous search: the homogeneous search, then the
+// heterogeneous one (whose candidates include the homogeneous optimum),
+// then Theorem 3.2's construction on the best allocations found (raiseHom).
+// Its R_hom is at most its R_het.
+func (c *numConfig) solve() (numSolution, error) {
+	row, homValue, err := c.searchHom()
+	if err != nil {
+		return numSolution{}, err
+	}
+	het, top, err := c.searchHet(row, homValue)
+	if err != nil {
+		return numSolution{}, err
+	}
+	s := numSolution{homRow: row, homValue: homValue, het: het.x, hetValue: het.f}
+	if err := c.raiseHom(&s, top); err != nil {
+		return numSolution{}, err
+	}
+	return s, nil
+}
+
+// raiseHom applies the construction of Theorem 3.2's proof to s.het and to
+// the best points pts of the heterogeneous search: the homogeneous row of
+// an allocation's column means, c_j = (sum_i r_ij)/N, keeps every column
+// sum, and is feasible since the budget is convex. Where T_j is
+// Schur-concave (or depends on the column sum only, like the threshold
+// operators) that row is at least as good as the allocation, and the
+// homogeneous optimum is often such a single point, which the homogeneous
+// search cannot reach from its candidates and random starts. If one of
+// these rows beats s.homValue by more than rounding (numTieTol), they are
+// ascended as the candidates of a second homogeneous search, and the best
+// row found, if it beats s.homValue by more than rounding, replaces
+// s.homRow. Should R_hom then exceed R_het, the homogeneous allocation,
+// which is also a heterogeneous one, replaces s.het.
+func (c *numConfig) raiseHom(s *numSolution, pts []numPoint) error {
+	cands := [][]float64{c.columnMeans(s.het)}
+	for _, p := range pts {
+		cands = append(cands, c.columnMeans(p.x))
+	}
+	exact := numNewObjective(c.r, c.n, c.m, true, 0, 1, 1, c.genericKernels)
+	tie := numTieTol * math.Max(1, math.Abs(s.homValue))
+	better := false
+	for _, x := range cands {
+		c.box.feasible(x)
+		better = better || exact.value(x) > s.homValue+tie
+	}
+	if !better {
+		return nil
+	}
+	p, _, err := c.search(true, numStarts{cands: cands}, nil)
+	if err != nil {
+		return err
+	}
+	if !(p.f > s.homValue+tie) {
+		return nil
+	}
+	s.homRow, s.homValue = p.x, p.f
+	if s.homValue > s.hetValue {
+		s.het, s.hetValue = c.replicateFlat(s.homRow), s.homValue
+	}
+	return nil
+}
+
+// columnMeans returns the row of the column means of the flat allocation x.
+func (c *numConfig) columnMeans(x []float64) []float64 {
+	row := make([]float64, c.m)
+	for j := range row {
+		s := 0.0
+		for i := 0; i < c.n; i++ {
+			s += x[i*c.m+j]
+		}
+		row[j] = s / float64(c.n)
+	}
+	return row
+}
+
 // searchHom returns the best homogeneous row found and its true reward.
 func (c *numConfig) searchHom() ([]float64, float64, error) {
 	m := c.m
@@ -487,16 +580,18 @@ func (c *numConfig) searchHom() ([]float64, float64, error) {
 		}
 	}
 	rnd := rand.New(numNewSource(c.seed))
-	best, err := c.search(true, cands, rnd)
+	restarts, _ := c.limits(m)
+	best, _, err := c.search(true, numStarts{cands: cands, restarts: restarts}, rnd)
 	if err != nil {
 		return nil, 0, err
 	}
 	return best.x, best.f, nil
 }
 
-// searchHet returns the best allocation found and its true reward, given
-// the homogeneous optimum homRow with true reward homValue.
-func (c *numConfig) searchHet(homRow []float64, homValue float64) (*mat.Dense, float64, error) {
+// searchHet returns the best allocation found, with its true reward, and
+// the best points of the search (see search), given the homogeneous
+// optimum homRow with true reward homValue.
+func (c *numConfig) searchHet(homRow []float64, homValue float64) (numPoint, []numPoint, error) {
 	n, m := c.n, c.m
 	hom := c.replicateFlat(homRow)
 	cands := [][]float64{hom}
@@ -559,14 +654,15 @@ func (c *numConfig) searchHet(homRow []float64, homValue float64) (*mat.Dense, f
 	cands = append(cands, x)
 
 	rnd := rand.New(numNewSource(c.seed ^ 0x2545F4914F6CDD1D))
-	best, err := c.search(false, cands, rnd)
+	restarts, _ := c.limits(n * m)
+	best, top, err := c.search(false, numStarts{cands: cands, restarts: restarts}, rnd)
 	if err != nil {
-		return nil, 0, err
+		return numPoint{}, nil, err
 	}
 	if best.f < homValue { // only by rounding: the homogeneous optimum is a candidate
 		best = numPoint{x: hom, f: homValue}
 	}
-	return mat.NewDense(n, m, best.x), best.f, nil
+	return best, top, nil
 }
 
 func (c *numConfig) replicateFlat(row []float64) []float64 {
@@ -577,77 +673,42 @@ func (c *numConfig) replicateFlat(row []float64) []float64 {
 	return x
 }
 
+// numStarts are the starting points of one search.
+type numStarts struct {
+	// cands are the structured candidates: every one is evaluated, and
+	// the best numTopCandidates are ascended.
+	cands [][]float64
+	// restarts is the number of random starts (rnd may be nil if 0).
+	restarts int
+}
+
 // search runs the candidates, the local ascents and the polish, and returns
-// the best point with its true reward (for hom, the point is one row).
-func (c *numConfig) search(hom bool, cands [][]float64, rnd *rand.Rand) (numPoint, error) {
+// the best point with its true reward (for hom, the point is one row), and
+// the best numFinal points of the search with their values under the
+// exact kernels, in decreasing order.
+func (c *numConfig) search(hom bool, st numStarts, rnd *rand.Rand) (numPoint, []numPoint, error) {
 	dim := c.n * c.m
 	if hom {
 		dim = c.m
 	}
-	restarts, maxIter := c.limits(dim)
+	_, maxIter := c.limits(dim)
 	exact := numNewObjective(c.r, c.n, c.m, hom, 0, 1, 1, c.genericKernels)
 
 	// 1. Candidates, and the scale of the task scores.
-	pool := make([]numPoint, 0, len(cands)+restarts+numTopCandidates+numPolished)
-	scaleOut := 0.0
-	if c.noCandidates {
-		cands = nil
-	}
-	for _, x := range cands {
-		c.box.feasible(x)
-		f := exact.value(x)
-		if math.IsNaN(f) {
-			continue
-		}
-		for _, y := range exact.y {
-			scaleOut = math.Max(scaleOut, math.Abs(y))
-		}
-		pool = append(pool, numPoint{x, f, len(pool)})
-	}
-	if scaleOut == 0 {
-		scaleOut = 1
-	}
-	numSortPoints(pool)
-
+	pool, scaleOut := c.evaluateStarts(exact, st)
 	// 2-3. Local ascent (through the smoothing stages) from the best
 	// candidates and from random starts.
-	var stages []*numObjective
-	if c.nonsmooth {
-		for _, t := range numTemperatures {
-			stages = append(stages, numNewObjective(c.r, c.n, c.m, hom, t, c.scaleIn(), scaleOut, c.genericKernels))
-		}
-	}
-	spg := numNewSPG(c.box, dim)
-	ascend := func(x0 []float64, iters int) (numPoint, bool) {
-		x := append([]float64(nil), x0...)
-		for _, obj := range stages {
-			if f := spg.run(obj, x, iters, c.tol); !math.IsInf(f, -1) {
-				copy(x, spg.best)
-			}
-		}
-		f := spg.run(exact, x, iters, c.tol)
-		if math.IsInf(f, -1) {
-			return numPoint{}, false
-		}
-		copy(x, spg.best)
-		c.box.feasible(x)
-		f = exact.value(x)
-		return numPoint{x: x, f: f}, !math.IsNaN(f)
-	}
-	top := len(pool)
-	if top > numTopCandidates {
-		top = numTopCandidates
-	}
+	asc := c.newAscent(hom, dim, exact, scaleOut)
 	var results []numPoint
-	for k := 0; k < top; k++ {
-		if p, ok := ascend(pool[k].x, maxIter); ok {
+	for k := 0; k < len(pool) && k < numTopCandidates; k++ {
+		if p, ok := asc.ascend(pool[k].x, maxIter); ok {
 			results = append(results, p)
 		}
 	}
 	x0 := make([]float64, dim)
-	for k := 0; k < restarts; k++ {
+	for k := 0; k < st.restarts; k++ {
 		numRandomStart(rnd, x0, c.box, k)
-		if p, ok := ascend(x0, maxIter); ok {
+		if p, ok := asc.ascend(x0, maxIter); ok {
 			results = append(results, p)
 		}
 	}
@@ -656,35 +717,118 @@ func (c *numConfig) search(hom bool, cands [][]float64, rnd *rand.Rand) (numPoin
 		pool = append(pool, p)
 	}
 	numSortPoints(pool)
-
 	// 4. Polish the best points on the true reward.
+	pool = asc.polish(pool, numPolishFactor*maxIter)
+	if exact.overflow {
+		return numPoint{}, nil, fmt.Errorf("gain: %v overflows (R = ±Inf) at some allocations: %w", c.r, ErrOperator)
+	}
+	if len(pool) == 0 {
+		return numPoint{}, nil, fmt.Errorf("gain: %v is not defined at any allocation tried (task scores outside the domain of %v): %w", c.r, c.r.Outer, ErrOperator)
+	}
+	best, err := c.pick(hom, pool)
+	if len(pool) > numFinal {
+		pool = pool[:numFinal]
+	}
+	return best, pool, err
+}
+
+// evaluateStarts evaluates the candidates of st (made feasible) with the
+// exact kernels, and returns those where R is defined, sorted by
+// decreasing value, with the largest magnitude of a task score seen (1 if
+// none is above 0). With c.noCandidates, there are none.
+func (c *numConfig) evaluateStarts(exact *numObjective, st numStarts) ([]numPoint, float64) {
+	var pool []numPoint
+	scaleOut := 0.0
+	for _, x := range st.cands {
+		if c.noCandidates {
+			break
+		}
+		c.box.feasible(x)
+		f := exact.value(x)
+		if math.IsNaN(f) {
+			continue
+		}
+		for _, y := range exact.y {
+			scaleOut = math.Max(scaleOut, math.Abs(y))
+		}
+		pool = append(pool, numPoint{x: x, f: f, order: len(pool)})
+	}
+	if scaleOut == 0 {
+		scaleOut = 1
+	}
+	numSortPoints(pool)
+	return pool, scaleOut
+}
+
+// numAscent is the local ascent of one search: the smoothing stages (for
+// non-smooth rewards) and the exact objective, run by one SPG.
+type numAscent struct {
+	stages []*numObjective
+	exact  *numObjective
+	spg    *numSPG
+	box    numBox
+	tol    float64
+}
+
+func (c *numConfig) newAscent(hom bool, dim int, exact *numObjective, scaleOut float64) *numAscent {
+	a := &numAscent{exact: exact, spg: numNewSPG(c.box, dim), box: c.box, tol: c.tol}
+	if c.nonsmooth {
+		for _, t := range numTemperatures {
+			a.stages = append(a.stages, numNewObjective(c.r, c.n, c.m, hom, t, c.scaleIn(), scaleOut, c.genericKernels))
+		}
+	}
+	return a
+}
+
+// ascend runs the ascent from x0 through every stage, for at most iters
+// iterations each, and returns the point reached with its exact value, or
+// false if R is not defined there.
+func (a *numAscent) ascend(x0 []float64, iters int) (numPoint, bool) {
+	x := append([]float64(nil), x0...)
+	for _, obj := range a.stages {
+		if f := a.spg.run(obj, x, iters, a.tol); !math.IsInf(f, -1) {
+			copy(x, a.spg.best)
+		}
+	}
+	f := a.spg.run(a.exact, x, iters, a.tol)
+	if math.IsInf(f, -1) {
+		return numPoint{}, false
+	}
+	copy(x, a.spg.best)
+	a.box.feasible(x)
+	f = a.exact.value(x)
+	return numPoint{x: x, f: f}, !math.IsNaN(f)
+}
+
+// polish ascends the best numPolished points of the sorted pool again on
+// the exact objective, for iters iterations, adds the points that improve,
+// and returns the pool sorted again.
+func (a *numAscent) polish(pool []numPoint, iters int) []numPoint {
 	polished := len(pool)
 	if polished > numPolished {
 		polished = numPolished
 	}
 	for k := 0; k < polished; k++ {
-		f := spg.run(exact, pool[k].x, numPolishFactor*maxIter, c.tol)
+		f := a.spg.run(a.exact, pool[k].x, iters, a.tol)
 		if math.IsInf(f, -1) {
 			continue
 		}
-		x := append([]float64(nil), spg.best...)
-		c.box.feasible(x)
-		if f = exact.value(x); f > pool[k].f {
-			pool = append(pool, numPoint{x, f, len(pool)})
+		x := append([]float64(nil), a.spg.best...)
+		a.box.feasible(x)
+		if f = a.exact.value(x); f > pool[k].f {
+			pool = append(pool, numPoint{x: x, f: f, order: len(pool)})
 		}
 	}
 	numSortPoints(pool)
-	if exact.overflow {
-		return numPoint{}, fmt.Errorf("gain: %v overflows (R = ±Inf) at some allocations: %w", c.r, ErrOperator)
-	}
-	if len(pool) == 0 {
-		return numPoint{}, fmt.Errorf("gain: %v is not defined at any allocation tried (task scores outside the domain of %v): %w", c.r, c.r.Outer, ErrOperator)
-	}
+	return pool
+}
 
-	// The point returned: of those within rounding (numTieTol) of the
-	// best value, the one found first, so that structured candidates win
-	// ties; it is evaluated with the true operators. Should that fail, the
-	// next best points are tried.
+// pick returns the point of the sorted, non-empty pool that the search
+// returns, with its true reward: of the points within rounding (numTieTol)
+// of the best value, the one found first, so that structured candidates
+// win ties. Should its true reward not be defined, the next best points
+// are tried, up to numFinal in all.
+func (c *numConfig) pick(hom bool, pool []numPoint) (numPoint, error) {
 	thr := pool[0].f - numTieTol*math.Max(1, math.Abs(pool[0].f))
 	first := 0
 	for k := 1; k < len(pool) && pool[k].f >= thr; k++ {

@@ -14,11 +14,7 @@ func numBenchGeneric(b *testing.B, r *aggregators.Reward, n, m int) {
 		b.Fatal(err)
 	}
 	c.genericKernels = true
-	row, hom, err := c.searchHom()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, _, err := c.searchHet(row, hom); err != nil {
+	if _, err := c.solve(); err != nil {
 		b.Fatal(err)
 	}
 }

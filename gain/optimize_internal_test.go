@@ -307,7 +307,8 @@ func TestNumAscentAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.noCandidates = true
-		p, err := cfg.search(false, nil, rand.New(rand.NewSource(1)))
+		restarts, _ := cfg.limits(c.n * c.m)
+		p, _, err := cfg.search(false, numStarts{restarts: restarts}, rand.New(rand.NewSource(1)))
 		if err != nil {
 			t.Fatal(err)
 		}
