@@ -143,12 +143,17 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 //     best 4 kept); agents covering k cyclically consecutive tasks
 //     equally, for every k = 1, ..., M, with starting tasks spread evenly
 //     (k = 1 is each agent on one task, balanced; k = M is the uniform
-//     row); and the round-robin cover in which agent i splits its budget
-//     over the tasks j ≡ i (mod N), ceil(M/N) or fewer each.
-//  2. Local ascent from the best 4 candidates and from Restarts random
+//     row); the round-robin cover in which agent i splits its budget
+//     over the tasks j ≡ i (mod N), ceil(M/N) or fewer each; and the
+//     allocation of the proof of Theorem 3.1 built from the homogeneous
+//     optimum c (the same column sums: ⌊N·c_j⌋ agents whole on task j, in
+//     units of the budget above the floor, and the fractional remainders
+//     filling the other agents, task after task).
+//  2. Local ascent from the best 4 candidates, from Restarts random
 //     starts (uniform rows on the full-budget face, random vertices
 //     perturbed 15% towards a random row, and sparse Dirichlet(1/2) rows
-//     using half to all of the budget, in turn). The ascent is the
+//     using half to all of the budget, in turn), and from Theorem 3.1's
+//     allocation whatever its rank. The ascent is the
 //     spectral projected gradient method of Birgin, Martínez and Raydan:
 //     Barzilai-Borwein steps, Euclidean projection of each row onto the
 //     capped simplex {r_j >= B_min, sum_j r_j <= B_max} (the rows need not
@@ -178,10 +183,11 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 //     one beats R_hom by more than a relative 1e-14, these rows are the
 //     candidates of a second homogeneous search (steps 2-4, without random
 //     starts), whose optimum raises R_hom, and R_het with it should R_hom
-//     exceed R_het (a homogeneous allocation is also a heterogeneous one).
-//     Where every T_j is Schur-concave or depends on the column sum only
-//     (thresholds), the optimum of R_hom is often such a single row, which
-//     no candidate or random start reaches.
+//     exceed R_het (a homogeneous allocation is also a heterogeneous one);
+//     Theorem 3.1's allocation built from the new homogeneous optimum is
+//     then tried for R_het. Where every T_j is Schur-concave or depends on
+//     the column sum only (thresholds), the optimum of R_hom is often such
+//     a single row, which no candidate or random start reaches.
 //
 // Every value reported is the reward of the returned allocation evaluated
 // with the true operators (through aggregators.Reward.Value when B_min >=
@@ -192,23 +198,25 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 // are lower bounds on the true optima; Het >= Hom, so ΔR >= 0. Hom is at
 // least the reward of the homogeneous row of HetAlloc's column means, up to
 // rounding (so ΔR is 0 up to rounding where Theorem 3.2 applies to every
-// task). Where an optimum is one of the candidates (vertices, trivial and
-// spread allocations, single-task assignments, even splits, round-robin
-// covers — this includes every {min, mean, max}² reward, and the
-// allocations of the bounds of Theorem 3.4) it is found exactly, up to
-// rounding. Otherwise the ascent converges to a stationary point of the
-// (smoothed) reward from each start; the best of many starts is usually,
-// but not provably, the global optimum. For non-smooth rewards whose
-// optimum is not a candidate, the ascent on the true reward after the last
-// smoothing stage usually reaches the kink to rounding (min∘softmax(2),
-// N = 2, M = 3: within 1e-16), but can stop short of it by up to the bias of
-// the last stage, about 10⁻⁴ of the score scale. The threshold operators
-// are step functions: their problems are combinatorial (knapsack-like for
-// Blotto), and the search is a heuristic there (exact in 57 of 60 random
-// Blotto instances in the tests; use Blotto and LevelForaging for exact
-// optima). ΔR can therefore be underestimated (R_het too low) or
-// overestimated (R_hom too low); tests compare with closed forms, Theorem
-// 3.4, exact and grid searches.
+// task); and Het is at least that of Theorem 3.1's allocation built from
+// the homogeneous optimum the heterogeneous search started from, or from
+// HomRow if step 5 raised it, up to rounding. Where an optimum is one of
+// the candidates (vertices, trivial and spread allocations, single-task
+// assignments, even splits, round-robin covers — this includes every
+// {min, mean, max}² reward, and the allocations of the bounds of
+// Theorem 3.4) it is found exactly, up to rounding. Otherwise the ascent
+// converges to a stationary point of the (smoothed) reward from each
+// start; the best of many starts is usually, but not provably, the global
+// optimum. For non-smooth rewards whose optimum is not a candidate, the
+// ascent on the true reward after the last smoothing stage usually reaches
+// the kink to rounding (min∘softmax(2), N = 2, M = 3: within 1e-16), but
+// can stop short of it by up to the bias of the last stage, about 10⁻⁴ of
+// the score scale. The threshold operators are step functions: their
+// problems are combinatorial (knapsack-like for Blotto), and the search is
+// a heuristic there (exact in 57 of 60 random Blotto instances in the
+// tests; use Blotto and LevelForaging for exact optima). ΔR can therefore
+// be underestimated (R_het too low) or overestimated (R_hom too low);
+// tests compare with closed forms, Theorem 3.4, exact and grid searches.
 //
 // Points where a task score is outside U's domain, or R overflows, are
 // treated as undefined and avoided; an overflow anywhere among the points
@@ -444,9 +452,10 @@ func (c *numConfig) scaleIn() float64 {
 
 // numPoint is a point of the search and its value under the exact kernels.
 type numPoint struct {
-	x     []float64
-	f     float64
-	order int // when the point was found: candidates first
+	x      []float64
+	f      float64
+	order  int  // when the point was found: candidates first
+	always bool // a candidate ascended whatever its rank
 }
 
 // numSolution is the outcome of the continuous search: the homogeneous
@@ -490,7 +499,9 @@ func (c *numConfig) solve() (numSolution, error) {
 // ascended as the candidates of a second homogeneous search, and the best
 // row found, if it beats s.homValue by more than rounding, replaces
 // s.homRow. Should R_hom then exceed R_het, the homogeneous allocation,
-// which is also a heterogeneous one, replaces s.het.
+// which is also a heterogeneous one, replaces s.het; and Theorem 3.1's
+// construction from the new row (spreadFlat) replaces s.het if it beats
+// it by more than rounding.
 func (c *numConfig) raiseHom(s *numSolution, pts []numPoint) error {
 	cands := [][]float64{c.columnMeans(s.het)}
 	for _, p := range pts {
@@ -516,6 +527,13 @@ func (c *numConfig) raiseHom(s *numSolution, pts []numPoint) error {
 	s.homRow, s.homValue = p.x, p.f
 	if s.homValue > s.hetValue {
 		s.het, s.hetValue = c.replicateFlat(s.homRow), s.homValue
+	}
+	// Theorem 3.1's construction from the new homogeneous optimum.
+	x := c.spreadFlat(s.homRow)
+	c.box.feasible(x)
+	v, err := numTrueValue(c.r, c.budget, mat.NewDense(c.n, c.m, x))
+	if err == nil && v > s.hetValue+numTieTol*math.Max(1, math.Abs(s.hetValue)) {
+		s.het, s.hetValue = x, v
 	}
 	return nil
 }
@@ -655,7 +673,8 @@ func (c *numConfig) searchHet(homRow []float64, homValue float64) (numPoint, []n
 
 	rnd := rand.New(numNewSource(c.seed ^ 0x2545F4914F6CDD1D))
 	restarts, _ := c.limits(n * m)
-	best, top, err := c.search(false, numStarts{cands: cands, restarts: restarts}, rnd)
+	st := numStarts{cands: cands, always: [][]float64{c.spreadFlat(homRow)}, restarts: restarts}
+	best, top, err := c.search(false, st, rnd)
 	if err != nil {
 		return numPoint{}, nil, err
 	}
@@ -663,6 +682,51 @@ func (c *numConfig) searchHet(homRow []float64, homValue float64) (numPoint, []n
 		best = numPoint{x: hom, f: homValue}
 	}
 	return best, top, nil
+}
+
+// spreadFlat returns the allocation that the proof of Theorem 3.1 builds
+// from the homogeneous row (flat, row-major): the same column sums, with
+// as many agents as possible specialised. In units of the budget above the
+// floor, task j receives N·c_j; ⌊N·c_j⌋ agents put their whole budget on
+// it, and the fractional remainders, task after task, fill the other
+// agents one budget at a time (an agent whose budget runs out on a task
+// leaves the rest of it to the next agent). Where T_j is strictly
+// Schur-convex every column majorizes the homogeneous one, so the
+// allocation is at least as good as the row, and better unless the row is
+// trivial; the first-order ascent cannot find it from a vertex where the
+// derivative of T_j on an empty task vanishes (powersum(3) at 0).
+func (c *numConfig) spreadFlat(row []float64) []float64 {
+	n, m, s := c.n, c.m, c.box.s
+	x := make([]float64, n*m)
+	for k := range x {
+		x[k] = c.box.lo
+	}
+	if !(s > 0) {
+		return x
+	}
+	frac := make([]float64, m)
+	agent := 0
+	for j, v := range row {
+		mass := math.Max(float64(n)*(v-c.box.lo)/s, 0)
+		whole := math.Floor(mass)
+		for k := 0.0; k < whole && agent < n; k++ {
+			x[agent*m+j] += s
+			agent++
+		}
+		frac[j] = mass - whole
+	}
+	room := 1.0 // of the budget of agent
+	for j := 0; j < m && agent < n; j++ {
+		for f := frac[j]; f > 0 && agent < n; {
+			put := math.Min(f, room)
+			x[agent*m+j] += put * s
+			f, room = f-put, room-put
+			if room <= 0 {
+				agent, room = agent+1, 1
+			}
+		}
+	}
+	return x
 }
 
 func (c *numConfig) replicateFlat(row []float64) []float64 {
@@ -678,6 +742,9 @@ type numStarts struct {
 	// cands are the structured candidates: every one is evaluated, and
 	// the best numTopCandidates are ascended.
 	cands [][]float64
+	// always are candidates that are ascended whatever their rank (the
+	// constructions of the theorems' proofs).
+	always [][]float64
 	// restarts is the number of random starts (rnd may be nil if 0).
 	restarts int
 }
@@ -697,7 +764,8 @@ func (c *numConfig) search(hom bool, st numStarts, rnd *rand.Rand) (numPoint, []
 	// 1. Candidates, and the scale of the task scores.
 	pool, scaleOut := c.evaluateStarts(exact, st)
 	// 2-3. Local ascent (through the smoothing stages) from the best
-	// candidates and from random starts.
+	// candidates, from random starts and from st.always (last, so that
+	// they win no ties against the other points).
 	asc := c.newAscent(hom, dim, exact, scaleOut)
 	var results []numPoint
 	for k := 0; k < len(pool) && k < numTopCandidates; k++ {
@@ -710,6 +778,13 @@ func (c *numConfig) search(hom bool, st numStarts, rnd *rand.Rand) (numPoint, []
 		numRandomStart(rnd, x0, c.box, k)
 		if p, ok := asc.ascend(x0, maxIter); ok {
 			results = append(results, p)
+		}
+	}
+	for k, p := range pool {
+		if k >= numTopCandidates && p.always {
+			if q, ok := asc.ascend(p.x, maxIter); ok {
+				results = append(results, q)
+			}
 		}
 	}
 	for _, p := range results {
@@ -739,7 +814,7 @@ func (c *numConfig) search(hom bool, st numStarts, rnd *rand.Rand) (numPoint, []
 func (c *numConfig) evaluateStarts(exact *numObjective, st numStarts) ([]numPoint, float64) {
 	var pool []numPoint
 	scaleOut := 0.0
-	for _, x := range st.cands {
+	for k, x := range append(append([][]float64(nil), st.cands...), st.always...) {
 		if c.noCandidates {
 			break
 		}
@@ -751,7 +826,7 @@ func (c *numConfig) evaluateStarts(exact *numObjective, st numStarts) ([]numPoin
 		for _, y := range exact.y {
 			scaleOut = math.Max(scaleOut, math.Abs(y))
 		}
-		pool = append(pool, numPoint{x: x, f: f, order: len(pool)})
+		pool = append(pool, numPoint{x: x, f: f, order: len(pool), always: k >= len(st.cands)})
 	}
 	if scaleOut == 0 {
 		scaleOut = 1
