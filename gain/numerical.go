@@ -174,9 +174,18 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 //     candidates, for the outer operator). Each run then continues on the
 //     true reward, with the subgradients the operators document.
 //  4. Polish: the best 3 points found are ascended again on the true
-//     reward, with four times the iteration budget. Of the points within
-//     a relative 1e-14 of the best, the one found first is returned, so
-//     that structured candidates win ties of rounding.
+//     reward, with four times the iteration budget. Then non-local moves
+//     from the best point, which the ascent cannot make where a gradient
+//     vanishes (powersum(3) on an empty task): the best of the moves that
+//     shift half or all of one entry's effort above the floor to another
+//     task of its row, if it improves, is ascended through the last
+//     smoothing stage alone and the true reward (the coarse stages can
+//     carry a point to another basin), as is the best point itself first
+//     for a non-smooth reward; this is repeated while it improves, at most
+//     4 rounds, and skipped for a round whose number of moves times N·M
+//     exceeds 2^22 (large problems). Of the points within a relative 1e-14
+//     of the best, the one found first is returned, so that structured
+//     candidates win ties of rounding.
 //  5. Theorem 3.2's construction: the homogeneous rows of the column
 //     means of the heterogeneous optimum and of the best 8 points of its
 //     search (the homogeneous allocations with the same column sums). If
@@ -792,8 +801,16 @@ func (c *numConfig) search(hom bool, st numStarts, rnd *rand.Rand) (numPoint, []
 		pool = append(pool, p)
 	}
 	numSortPoints(pool)
-	// 4. Polish the best points on the true reward.
+	// 4. Polish the best points on the true reward, and move effort
+	// between tasks from the best one.
 	pool = asc.polish(pool, numPolishFactor*maxIter)
+	if len(pool) > 0 {
+		if p, ok := asc.moves(pool[0], maxIter); ok {
+			p.order = len(pool)
+			pool = append(pool, p)
+			numSortPoints(pool)
+		}
+	}
 	if exact.overflow {
 		return numPoint{}, nil, fmt.Errorf("gain: %v overflows (R = ±Inf) at some allocations: %w", c.r, ErrOperator)
 	}
@@ -875,6 +892,16 @@ func (a *numAscent) ascend(x0 []float64, iters int) (numPoint, bool) {
 	return numPoint{x: x, f: f}, !math.IsNaN(f)
 }
 
+// ascendFine is ascend through the last smoothing stage alone, which keeps
+// the ascent near x0 (the coarse stages can carry it to another basin).
+func (a *numAscent) ascendFine(x0 []float64, iters int) (numPoint, bool) {
+	fine := *a
+	if len(a.stages) > 1 {
+		fine.stages = a.stages[len(a.stages)-1:]
+	}
+	return fine.ascend(x0, iters)
+}
+
 // polish ascends the best numPolished points of the sorted pool again on
 // the exact objective, for iters iterations, adds the points that improve,
 // and returns the pool sorted again.
@@ -896,6 +923,92 @@ func (a *numAscent) polish(pool []numPoint, iters int) []numPoint {
 	}
 	numSortPoints(pool)
 	return pool
+}
+
+// Non-local moves (numAscent.moves).
+const (
+	numMoveRounds = 4
+	// numMoveWork bounds the work of one round of moves: the number of
+	// moves times the dimension.
+	numMoveWork = 1 << 22
+)
+
+// numMoveShares are the shares of an entry's effort above the floor that a
+// move shifts to another task.
+var numMoveShares = [...]float64{0.5, 1}
+
+// moves improves p by non-local moves, which the ascent cannot make where
+// the gradient vanishes (an empty task whose T has zero derivative at 0,
+// such as powersum(3)): every move shifts a share (numMoveShares) of one
+// entry's effort above the floor to another task of the same row. For a
+// non-smooth reward p is first ascended through the last smoothing stage
+// (ascendFine). Then the best move, if it beats the point, is ascended in
+// the same way (iters iterations per stage), and the rounds repeat from
+// the point reached while they improve it by more than the tolerance, up
+// to numMoveRounds. It returns the point and true if it beats p; a round
+// whose moves would cost more than numMoveWork is not tried.
+func (a *numAscent) moves(p numPoint, iters int) (numPoint, bool) {
+	best, improved := p, false
+	if len(a.stages) > 0 { // the polish ran the true reward alone from p
+		if q, ok := a.ascendFine(p.x, iters); ok && q.f > p.f {
+			best, improved = q, true
+		}
+	}
+	for round := 0; round < numMoveRounds; round++ {
+		q, ok := a.bestMove(best)
+		if !ok {
+			break
+		}
+		if r, ok := a.ascendFine(q.x, iters); ok && r.f > q.f {
+			q = r
+		}
+		up := q.f - best.f
+		best, improved = q, true
+		if up <= a.tol*(1+math.Abs(best.f)) {
+			break
+		}
+	}
+	return best, improved
+}
+
+// bestMove returns the best point one move away from p, and true if it
+// beats p.
+func (a *numAscent) bestMove(p numPoint) (numPoint, bool) {
+	m, lo := a.box.m, a.box.lo
+	count := 0
+	for _, v := range p.x {
+		if v > lo {
+			count += (m - 1) * len(numMoveShares)
+		}
+	}
+	if count == 0 || float64(count)*float64(len(p.x)) > numMoveWork {
+		return numPoint{}, false
+	}
+	x := append([]float64(nil), p.x...)
+	best := numPoint{f: p.f}
+	for start := 0; start < len(x); start += m {
+		row, old := x[start:start+m], p.x[start:start+m]
+		for j, xj := range old {
+			if !(xj > lo) {
+				continue
+			}
+			for k := range old {
+				if k == j {
+					continue
+				}
+				for _, t := range numMoveShares {
+					d := t * (xj - lo)
+					row[j], row[k] = xj-d, old[k]+d
+					a.box.feasible(row)
+					if f := a.exact.value(x); f > best.f {
+						best = numPoint{x: append([]float64(nil), x...), f: f}
+					}
+					copy(row, old)
+				}
+			}
+		}
+	}
+	return best, best.x != nil
 }
 
 // pick returns the point of the sorted, non-empty pool that the search

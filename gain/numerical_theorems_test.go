@@ -144,14 +144,15 @@ func theorem31Alloc(c []float64, n int) *mat.Dense {
 }
 
 // TestNumericalTheorem31 checks Numerical where T is strictly Schur-convex
-// and U = min: R_het is at least the reward of the allocation that the
-// proof of Theorem 3.1 builds from the homogeneous optimum, and of the
-// allocations given (found by other searches), and a compass search from
-// HetAlloc improves it by at most the case's kink tolerance. The
-// first-order ascent alone ends at vertices such as [[1 0][1 0][0 1]],
-// where the derivative of powersum(3) on the empty task is 0: Numerical
-// returned R_het = 1 for min∘powersum(3), N = 3, M = 2, where
-// [[1 0][0 1][.5 .5]] gives 1.125.
+// and U = min (or softmax(-2)): R_het is at least the reward of the
+// allocation that the proof of Theorem 3.1 builds from the homogeneous
+// optimum, and of the allocations given (found by other searches), and a
+// compass search from HetAlloc improves it by at most the case's kink
+// tolerance. The first-order ascent alone ends at vertices such as
+// [[1 0][1 0][0 1]], where the derivative of powersum(3) on the empty task
+// is 0: Numerical returned R_het = 1 for min∘powersum(3), N = 3, M = 2,
+// where [[1 0][0 1][.5 .5]] gives 1.125. The last three cases need the
+// non-local moves too.
 func TestNumericalTheorem31(t *testing.T) {
 	t.Parallel()
 	spread := []float64{1, 0, 0, 1, 0.5, 0.5}
@@ -169,9 +170,17 @@ func TestNumericalTheorem31(t *testing.T) {
 		{aggregators.NewReward(aggregators.Min{}, aggregators.PowerMean{T: 3}), 3, 2, spread, 1e-9},
 		{aggregators.NewReward(aggregators.Min{}, aggregators.LogSumExp{T: 3}), 3, 2, spread, 1e-9},
 		{aggregators.NewReward(aggregators.Min{}, aggregators.PowerSum{T: 3}), 5, 3,
-			[]float64{1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5, 0.5, 0, 0, 0.5, 0.5}, 1e-4},
+			[]float64{1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5, 0.5, 0, 0, 0.5, 0.5}, 1e-9},
 		{aggregators.NewReward(aggregators.Min{}, aggregators.PowerSum{T: 2}), 4, 3,
 			[]float64{1, 0, 0, 0, 1, 0, 0, 0, 1, 1.0 / 3, 1.0 / 3, 1.0 / 3}, 1e-9},
+		// Optima that the ascent reaches from Theorem 3.1's allocation
+		// only after non-local moves.
+		{aggregators.NewReward(aggregators.Min{}, aggregators.Softmax{T: 2}), 5, 3,
+			[]float64{1, 0, 0, 0, 1, 0, 0, 0, 1, 0.54, 0.46, 0, 0, 0.46, 0.54}, 1e-4},
+		{aggregators.NewReward(aggregators.Min{}, aggregators.LogSumExp{T: 3}), 5, 3,
+			[]float64{1, 0, 0, 0, 1, 0, 0, 0, 1, 0.59, 0.41, 0, 0, 0.41, 0.59}, 1e-4},
+		{aggregators.NewReward(aggregators.Softmax{T: -2}, aggregators.PowerSum{T: 3}), 5, 3,
+			[]float64{0, 1, 0, 1, 0, 0, 0, 0.12, 0.88, 0.88, 0.12, 0, 0, 0, 1}, 1e-9},
 	}
 	for _, c := range cases {
 		name := fmt.Sprintf("%v, N = %d, M = %d", c.r, c.n, c.m)
