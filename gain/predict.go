@@ -90,7 +90,10 @@ const homTolerance = 1e-9
 // softmax). U's StrictlyIncreasing is certified on [0,1]^M; for softmax U,
 // which is strictly increasing on a box of width w if and only if
 // |τ|·w <= aggregators.SoftmaxMonotoneLimit(M), Predict checks the actual
-// range.
+// range. For N above 2^20 Predict does not evaluate T on N coordinates
+// (nor rewards, for N or M above 2^20): a softmax U of finite non-zero τ
+// is then Undecided unless T is softmax, and Theorem 3.1 gives
+// PositiveUnlessTrivial where Corollary F.1 does not apply.
 //
 // The theorems concern continuous allocations: with discrete allocations
 // ΔR can be positive where Predict says Zero (see ClosedForm).
@@ -180,26 +183,21 @@ func constantSum(t aggregators.Operator) bool {
 
 func convexPrediction(u, t aggregators.Operator, n, m int) (Prediction, error) {
 	head := fmt.Sprintf("T = %v is strictly Schur-convex on [0,1]^%d", t, n)
-	if n > maxPredictEval || m > maxPredictEval {
-		if !u.StrictlyIncreasing(m) {
-			return Prediction{Sign: Undecided, Rule: "none", Reason: head + fmt.Sprintf(
-				", but U = %v is not strictly increasing, which Theorem 3.1 needs", u)}, nil
-		}
-		return Prediction{Sign: PositiveUnlessTrivial, Rule: "Theorem 3.1", Reason: head + fmt.Sprintf(
-			" and U = %v is strictly increasing on [0,1]^%d; N or M is above %d, so no rewards were evaluated",
-			u, m, maxPredictEval)}, nil
-	}
-	lo, hi, err := scoreRange(t, n)
+	ok, why, on, err := increasingOnScores(u, t, n, m)
 	if err != nil {
 		return Prediction{}, err
 	}
-	if ok, why := increasingOn(u, m, lo, hi); !ok {
+	if !ok {
 		return Prediction{Sign: Undecided, Rule: "none", Reason: head + ", but " + why + ", which Theorem 3.1 needs"}, nil
 	}
-	head += fmt.Sprintf(" and U = %v is strictly increasing on [%.6g, %.6g]^%d", u, lo, hi, m)
+	head += fmt.Sprintf(" and U = %v is strictly increasing on %s", u, on)
 	if convexConcaveSumForms(u, t) {
 		return Prediction{Sign: Positive, Rule: "Corollary F.1", Reason: head +
 			"; T is a strictly convex and U a strictly concave sum form with g(0) = h(0) = 0"}, nil
+	}
+	if n > maxPredictEval || m > maxPredictEval {
+		return Prediction{Sign: PositiveUnlessTrivial, Rule: "Theorem 3.1", Reason: head + fmt.Sprintf(
+			"; N or M is above %d, so no rewards were evaluated", maxPredictEval)}, nil
 	}
 	trivial, best, k, err := bestHomogeneous(u, t, n, m)
 	if err != nil {
@@ -213,6 +211,34 @@ func convexPrediction(u, t aggregators.Operator, n, m int) (Prediction, error) {
 	return Prediction{Sign: PositiveUnlessTrivial, Rule: "Theorem 3.1", Reason: head + fmt.Sprintf(
 		"; no non-trivial homogeneous allocation tried beats the trivial one (R = %.10g, best other %.10g), so ΔR > 0 unless every optimal homogeneous allocation is trivial",
 		trivial, best)}, nil
+}
+
+// increasingOnScores reports whether u is strictly increasing on the range
+// of t's scores, [lo, hi]^m (scoreRange), as increasingOn decides it, and
+// if not, why; on describes the box. The range costs two evaluations of t
+// on n coordinates, so for n > maxPredictEval it is computed only for a
+// softmax t (whose range is [0, 1]); without it, a softmax u of finite
+// non-zero τ, which increases only on boxes of bounded width, is not
+// reported increasing, and any other u is judged by its StrictlyIncreasing,
+// as increasingOn judges it whatever the range.
+func increasingOnScores(u, t aggregators.Operator, n, m int) (ok bool, why, on string, err error) {
+	_, softT := t.(aggregators.Softmax)
+	if n <= maxPredictEval || softT {
+		lo, hi, err := scoreRange(t, n)
+		if err != nil {
+			return false, "", "", err
+		}
+		ok, why := increasingOn(u, m, lo, hi)
+		return ok, why, fmt.Sprintf("[%.6g, %.6g]^%d", lo, hi, m), nil
+	}
+	if s, isSoft := u.(aggregators.Softmax); isSoft && !math.IsInf(s.T, 0) && s.T != 0 {
+		return false, fmt.Sprintf("U = %v is not known to be strictly increasing on the range of T's scores (it is on boxes of width at most %.6g, and the range is not computed for N above %d)",
+			u, aggregators.SoftmaxMonotoneLimit(m)/math.Abs(s.T), maxPredictEval), "", nil
+	}
+	if !u.StrictlyIncreasing(m) {
+		return false, fmt.Sprintf("U = %v is not strictly increasing", u), "", nil
+	}
+	return true, "", fmt.Sprintf("the range of T's scores (not computed: N above %d)", maxPredictEval), nil
 }
 
 // scoreRange returns T's smallest and largest score on [0,1]^n, assuming T

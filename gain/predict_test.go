@@ -55,6 +55,14 @@ func TestPredictCases(t *testing.T) {
 		{aggregators.Max{}, aggregators.PowerSum{T: 2}, 3, 3, gain.Undecided, "none", "max is not strictly increasing"},
 		{aggregators.Sum{}, aggregators.PowerSum{T: 2}, 1 << 21, 3, gain.PositiveUnlessTrivial, "Theorem 3.1", "no rewards were evaluated"},
 		{aggregators.Sum{}, aggregators.PowerSum{T: 2}, 3, 1 << 21, gain.PositiveUnlessTrivial, "Theorem 3.1", "no rewards were evaluated"},
+		// Above 2^20 agents the range of T's scores is not computed: a
+		// softmax U is not known to increase on it (at N = 2^20 it does
+		// not), unless T is softmax; Corollary F.1 still applies.
+		{aggregators.Softmax{T: 0.5}, aggregators.PowerSum{T: 2}, 1<<20 + 1, 2, gain.Undecided, "none", "range is not computed"},
+		{aggregators.Softmax{T: 0.5}, aggregators.Softmax{T: 1}, 1 << 21, 2, gain.PositiveUnlessTrivial, "Theorem 3.1", "[0, 1]^2"},
+		{aggregators.Softmax{T: 2}, aggregators.Softmax{T: 1}, 1 << 21, 2, gain.Undecided, "none", "|τ|"},
+		{aggregators.PowerSum{T: 0.5}, aggregators.PowerSum{T: 2}, 1 << 21, 2, gain.Positive, "Corollary F.1", "sum form"},
+		{aggregators.PowerSum{T: 0.5}, aggregators.PowerSum{T: 2}, 3, 1 << 21, gain.Positive, "Corollary F.1", "sum form"},
 		{aggregators.PowerSum{T: 2}, aggregators.Softmax{T: 0}, 3, 3, gain.Zero, "Theorem 3.2", "Theorem 3.3 also applies"},
 		{aggregators.PowerSum{T: 2}, aggregators.Sum{}, 3, 3, gain.Zero, "Theorem 3.2", "Theorem 3.3 also applies"},
 		{aggregators.PowerSum{T: 2}, aggregators.PowerMean{T: 1}, 3, 3, gain.Zero, "Theorem 3.2", "Theorem 3.3 also applies"},
@@ -156,6 +164,51 @@ func TestPredictAgreesWithClosedForms(t *testing.T) {
 }
 
 // checkSign fails if p contradicts ΔR in [lo, hi].
+// TestPredictLargeSizes checks that the rules Predict applies above 2^20
+// agents, where it evaluates neither T on N coordinates nor rewards, never
+// say more than those at 2^20: Zero and Positive by Corollary F.1 stay as
+// they are, and every other sign may only weaken (Positive by Theorem 3.1
+// to PositiveUnlessTrivial, either to Undecided when T's range would be
+// needed). It failed when the large-size branch took a softmax U as
+// increasing on T's whole range (softmax(0.5)∘powersum(2): Undecided at
+// 2^20, PositiveUnlessTrivial above) and skipped Corollary F.1.
+func TestPredictLargeSizes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("evaluates T on 2^20 coordinates")
+	}
+	t.Parallel()
+	us := []aggregators.Operator{aggregators.Sum{}, aggregators.Min{}, aggregators.PowerSum{T: 0.5},
+		aggregators.Softmax{T: 0.5}, aggregators.Softmax{T: 2}}
+	ts := []aggregators.Operator{aggregators.PowerSum{T: 2}, aggregators.PowerMean{T: 2},
+		aggregators.Softmax{T: 1}, aggregators.Mean{}}
+	strength := map[gain.Sign]int{gain.Undecided: 0, gain.PositiveUnlessTrivial: 1, gain.Positive: 2, gain.Zero: 2}
+	for _, u := range us {
+		for _, op := range ts {
+			small, err := gain.Predict(u, op, 1<<20, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			large, err := gain.Predict(u, op, 1<<20+1, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ok bool
+			switch {
+			case small.Sign == gain.Zero || small.Rule == "Corollary F.1":
+				ok = large.Sign == small.Sign && large.Rule == small.Rule
+			case large.Sign == gain.Undecided:
+				ok = true
+			default: // a positive sign, from Theorem 3.1 at most as strong
+				ok = small.Sign != gain.Undecided && large.Rule == "Theorem 3.1" && strength[large.Sign] <= strength[small.Sign]
+			}
+			if !ok {
+				t.Errorf("%v∘%v, M = 2: N = 2^20 gives %v by %s (%s); N = 2^20 + 1 gives %v by %s (%s)",
+					u, op, small.Sign, small.Rule, small.Reason, large.Sign, large.Rule, large.Reason)
+			}
+		}
+	}
+}
+
 func checkSign(t *testing.T, name string, p gain.Prediction, lo, hi float64) {
 	t.Helper()
 	switch {
