@@ -36,10 +36,10 @@ type SweepSpec struct {
 	// Kind is the kind of allocation.
 	Kind Allocation
 	// Options are passed to Solve; each cell gets its own copy with Seed
-	// replaced by a seed derived from Options.Seed and the cell's two
-	// parameter values (see CellSeed), so a cell's result does not depend
-	// on the order in which cells run, the number of workers, the rest of
-	// the grid, or whether the sweep was resumed.
+	// replaced by a seed derived from Options.Seed (0 meaning 1) and the
+	// cell's two parameter values (see CellSeed), so a cell's result does
+	// not depend on the order in which cells run, the number of workers,
+	// the rest of the grid, or whether the sweep was resumed.
 	Options Options
 	// Workers is the number of cells computed at once; 0 means
 	// runtime.GOMAXPROCS(0).
@@ -286,8 +286,12 @@ func Sweep(spec SweepSpec) (SweepResult, error) {
 
 // CellSeed returns the seed that Sweep gives the cell with parameters
 // outer and inner when the sweep's Options.Seed is seed: a mix of the
-// three, so that neighbouring cells get unrelated random streams.
+// three, so that neighbouring cells get unrelated random streams. Seed 0
+// means 1, as in Options, so the two give the same sweep.
 func CellSeed(seed int64, outer, inner float64) int64 {
+	if seed == 0 {
+		seed = 1
+	}
 	h := sweepMix(uint64(seed))
 	h = sweepMix(h ^ math.Float64bits(outer))
 	h = sweepMix(h ^ math.Float64bits(inner))

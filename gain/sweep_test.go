@@ -95,6 +95,30 @@ func TestSweepOrientationAndSeeds(t *testing.T) {
 	}
 }
 
+// TestSweepSeedZeroIsOne checks that Options.Seed 0 means 1 in Sweep too,
+// as Options documents: both give every cell the same seed. CellSeed mixed
+// 0 as it is, so Seed 0 and Seed 1 gave different sweeps.
+func TestSweepSeedZeroIsOne(t *testing.T) {
+	for _, p := range [][2]float64{{0.5, 2}, {-3, 0}, {0, 0}} {
+		if a, b := gain.CellSeed(0, p[0], p[1]), gain.CellSeed(1, p[0], p[1]); a != b {
+			t.Errorf("CellSeed(0, %v, %v) = %d, CellSeed(1, ...) = %d", p[0], p[1], a, b)
+		}
+	}
+	var results [2]gain.SweepResult
+	for k, seed := range []int64{0, 1} {
+		spec := smallSpec(t)
+		spec.Options.Seed = seed
+		res, err := gain.Sweep(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results[k] = res
+	}
+	if !reflect.DeepEqual(results[0].RHom, results[1].RHom) { // RHom encodes each cell's seed
+		t.Errorf("Seed 0 gives the cell seeds %v (mod 997), Seed 1 %v", results[0].RHom, results[1].RHom)
+	}
+}
+
 func TestSweepDeterministicAcrossWorkers(t *testing.T) {
 	var want gain.SweepResult
 	for _, workers := range []int{1, 2, 5, 0, 64} {
