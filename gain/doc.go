@@ -41,5 +41,9 @@
 // they were obtained (ClosedForm, Numerical, Sweep's cells).
 //
 // Errors returned by this package wrap ErrSize, ErrOperator or ErrParam, so
-// callers can test them with errors.Is. No function panics on bad input.
+// callers can test them with errors.Is, with one exception: Sweep returns
+// the errors of the functions its caller supplies (SweepSpec.Solve, wrapped
+// with the cell's parameters, and SweepSpec.OnCell, as it is), and reports
+// a panic of Solve, without those sentinels. No function panics on bad
+// input.
 package gain
