@@ -44,8 +44,8 @@ func ExtremePairs() [][2]aggregators.Operator {
 //	Numerical   float   Numerical's ΔR
 //	Difference  float   Numerical − ClosedForm (NaN without closed form)
 //	RHet, RHom  float   Numerical's optima
-//	HetAlloc    string  Numerical's allocations, as FormatAllocation
-//	HomRow      string  writes them ("" when nil)
+//	HetAlloc    string  Numerical's allocations, as FormatAllocationExact
+//	HomRow      string  writes them, at full precision ("" when nil)
 //
 // Every row is computed with opts (nil means the zero Options), seed
 // included, so a row does not depend on the rest of the table; rows are
@@ -107,7 +107,7 @@ func NumericalTable(ns, ms []int, pairs [][2]aggregators.Operator, kinds []Alloc
 		nCol, mCol = append(nCol, row.n), append(mCol, row.m)
 		closed, numerical, diff = append(closed, cf), append(numerical, g.Delta), append(diff, g.Delta-cf)
 		het, hom = append(het, g.Het), append(hom, g.Hom)
-		hetAllocs, homRows = append(hetAllocs, FormatAllocation(g.HetAlloc)), append(homRows, FormatAllocation(g.HomRow))
+		hetAllocs, homRows = append(hetAllocs, FormatAllocationExact(g.HetAlloc)), append(homRows, FormatAllocationExact(g.HomRow))
 	}
 	return dataframe.New(
 		series.New(us, series.String, "U"),
@@ -169,10 +169,22 @@ func sweepTableRows(ns, ms []int, pairs [][2]aggregators.Operator, kinds []Alloc
 	return rows, nil
 }
 
-// FormatAllocation writes an allocation matrix compactly, rows in
-// brackets and entries with %.4g: "[[1 0][0.5 0.5]]". It returns "" for
-// nil.
-func FormatAllocation(a mat.Matrix) string {
+// FormatAllocation writes an allocation matrix compactly for display, rows
+// in brackets and entries with 4 significant digits: "[[1 0][0.5 0.5]]".
+// It returns "" for nil. Tables and files, which keep floats at full
+// precision, write allocations with FormatAllocationExact.
+func FormatAllocation(a mat.Matrix) string { return formatAllocation(a, 4) }
+
+// FormatAllocationExact writes an allocation matrix as FormatAllocation
+// does, with every entry at full precision (strconv.FormatFloat with 'g'
+// and -1, the shortest form that parses back to the same float):
+// "[[0.3333333333333333 0.6666666666666666]]". It returns "" for nil.
+// NumericalTable's HetAlloc and HomRow columns are written with it.
+func FormatAllocationExact(a mat.Matrix) string { return formatAllocation(a, -1) }
+
+// formatAllocation writes a with entries at prec significant digits (-1:
+// as many as needed to parse back exactly).
+func formatAllocation(a mat.Matrix, prec int) string {
 	if a == nil {
 		return ""
 	}
@@ -188,7 +200,7 @@ func FormatAllocation(a mat.Matrix) string {
 			if j > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(strconv.FormatFloat(a.At(i, j), 'g', 4, 64))
+			b.WriteString(strconv.FormatFloat(a.At(i, j), 'g', prec, 64))
 		}
 		b.WriteByte(']')
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -482,6 +483,55 @@ func TestNumericalTable(t *testing.T) {
 	}
 }
 
+// parseAllocation reads back a matrix written by FormatAllocationExact.
+func parseAllocation(tb testing.TB, s string) *mat.Dense {
+	tb.Helper()
+	rows := strings.Split(strings.TrimSuffix(strings.TrimPrefix(s, "[["), "]]"), "][")
+	var x []float64
+	for _, row := range rows {
+		for _, f := range strings.Fields(row) {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				tb.Fatalf("allocation %q: %v", s, err)
+			}
+			x = append(x, v)
+		}
+	}
+	if len(x)%len(rows) != 0 {
+		tb.Fatalf("allocation %q is not a matrix", s)
+	}
+	return mat.NewDense(len(rows), len(x)/len(rows), x)
+}
+
+// TestNumericalTableFullPrecision checks that NumericalTable's HetAlloc
+// and HomRow columns hold Numerical's allocations exactly, as its float
+// columns do: they were written with 4 significant digits, so the CSV of
+// hetgain gains had [[0.3333 0.3333 0.3333]] for 1/3.
+func TestNumericalTableFullPrecision(t *testing.T) {
+	pairs := [][2]aggregators.Operator{{aggregators.Min{}, aggregators.Max{}}, {aggregators.Softmax{T: -1}, aggregators.Softmax{T: 3}}}
+	opts := &gain.Options{Seed: 5}
+	df, err := gain.NumericalTable([]int{2, 3}, []int{3}, pairs, []gain.Allocation{gain.Continuous}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := false
+	for k := 0; k < df.Nrow(); k++ {
+		u, op := aggregators.MustParse(df.Elem(k, 0).String()), aggregators.MustParse(df.Elem(k, 1).String())
+		n, _ := df.Elem(k, 2).Int()
+		g := numMust(t, aggregators.NewReward(u, op), n, 3, gain.Continuous, opts)
+		for col, a := range map[int]*mat.Dense{10: g.HetAlloc, 11: g.HomRow} {
+			s := df.Elem(k, col).String()
+			if got := parseAllocation(t, s); !mat.Equal(got, a) {
+				t.Errorf("row %d, %s: %q, Numerical gives\n%v", k, df.Names()[col], s, mat.Formatted(a))
+			}
+			long = long || len(s) > 40
+		}
+	}
+	if !long {
+		t.Error("no allocation with many digits: the test does not test precision")
+	}
+}
+
 func TestFormatAllocation(t *testing.T) {
 	for _, c := range []struct {
 		a    mat.Matrix
@@ -494,6 +544,19 @@ func TestFormatAllocation(t *testing.T) {
 	} {
 		if got := gain.FormatAllocation(c.a); got != c.want {
 			t.Errorf("FormatAllocation(%v) = %q, want %q", c.a, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		a    mat.Matrix
+		want string
+	}{
+		{mat.NewDense(2, 2, []float64{1, 0, 0, 1}), "[[1 0][0 1]]"},
+		{mat.NewDense(1, 3, []float64{1.0 / 3, 0.5, 1e-7}), "[[0.3333333333333333 0.5 1e-07]]"},
+		{nil, ""},
+		{(*mat.Dense)(nil), ""},
+	} {
+		if got := gain.FormatAllocationExact(c.a); got != c.want {
+			t.Errorf("FormatAllocationExact(%v) = %q, want %q", c.a, got, c.want)
 		}
 	}
 	if len(gain.ExtremePairs()) != 9 {

@@ -37,7 +37,8 @@ default) gives the numerical result beside the closed form and their
 difference, with ClosedForm NaN for pairs that have none. Allocations that
 attain the optima are printed compactly, as [[1 0][0 1]].
 
-Floats are printed at full precision in every format.`,
+Floats, the entries of the allocations included, are printed at full
+precision in every format.`,
 	examples: []example{
 		{"hetgain gains -n 2,3 -m 2", "the nine {min, mean, max} pairs, both kinds, closed form and numerical"},
 		{"hetgain gains -u 'softmax(2)' -t 'powersum(3)' -n 3 -m 3 -kind continuous -method numerical", "one pair without a closed form: the numerical optimiser alone"},
@@ -215,7 +216,7 @@ func closedTable(ns, ms []int, pairs [][2]aggregators.Operator, kinds []gain.All
 					us, ts, kindNames = append(us, p[0].String()), append(ts, p[1].String()), append(kindNames, kind.String())
 					nCol, mCol = append(nCol, n), append(mCol, m)
 					het, hom, delta = append(het, g.Het), append(hom, g.Hom), append(delta, g.Delta)
-					hetAllocs, homRows = append(hetAllocs, gain.FormatAllocation(g.HetAlloc)), append(homRows, gain.FormatAllocation(g.HomRow))
+					hetAllocs, homRows = append(hetAllocs, gain.FormatAllocationExact(g.HetAlloc)), append(homRows, gain.FormatAllocationExact(g.HomRow))
 				}
 			}
 		}

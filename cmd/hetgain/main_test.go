@@ -16,6 +16,7 @@ import (
 	"github.com/hetgain/hetgain/gain"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/reproduce"
+	"gonum.org/v1/gonum/mat"
 )
 
 // runArgs runs hetgain in-process and returns its exit code and output.
@@ -249,7 +250,7 @@ func TestGainsClosedMatchesClosedForm(t *testing.T) {
 			t.Fatal(err)
 		}
 		if r[2] != "2" || r[3] != "2" || parseFloat(t, r[5]) != g.Het || parseFloat(t, r[6]) != g.Hom || parseFloat(t, r[7]) != g.Delta ||
-			r[8] != gain.FormatAllocation(g.HetAlloc) || r[9] != gain.FormatAllocation(g.HomRow) {
+			r[8] != gain.FormatAllocationExact(g.HetAlloc) || r[9] != gain.FormatAllocationExact(g.HomRow) {
 			t.Errorf("row %v, closed form %+v", r, g)
 		}
 	}
@@ -318,9 +319,33 @@ func TestGainsCSVFullPrecision(t *testing.T) {
 		if r[5] != "NaN" || r[7] != "NaN" {
 			t.Errorf("row %d: ClosedForm %q, Difference %q; want NaN", i, r[5], r[7])
 		}
+		for _, col := range []int{10, 11} { // HetAlloc, HomRow
+			if want := df.Elem(i, col).String(); r[col] != want {
+				t.Errorf("row %d, %s: %q, want %q", i, recs[0][col], r[col], want)
+			}
+		}
 	}
 	if !fractional {
 		t.Error("no value with many digits: the test does not test precision")
+	}
+}
+
+// TestGainsCSVAllocationsFullPrecision checks that the allocations in the
+// CSV, closed form and numerical, carry their entries at full precision:
+// the homogeneous optimum of min∘max with M = 3 is (1/3, 1/3, 1/3), which
+// was written as 0.3333.
+func TestGainsCSVAllocationsFullPrecision(t *testing.T) {
+	third := gain.FormatAllocationExact(mat.NewDense(1, 3, []float64{1.0 / 3, 1.0 / 3, 1.0 / 3}))
+	for _, method := range []string{"closed", "numerical"} {
+		code, out, errOut := runArgs("gains", "-pairs", "min/max", "-n", "2", "-m", "3", "-kind", "continuous",
+			"-method", method, "-format", "csv")
+		if code != exitOK {
+			t.Fatalf("-method %s: exit %d, stderr %q", method, code, errOut)
+		}
+		recs := readCSV(t, out)
+		if len(recs) != 2 || recs[0][len(recs[0])-1] != "HomRow" || recs[1][len(recs[1])-1] != third {
+			t.Errorf("-method %s: %v; want HomRow %s", method, recs, third)
+		}
 	}
 }
 
