@@ -929,7 +929,7 @@ func (a *numAscent) polish(pool []numPoint, iters int) []numPoint {
 const (
 	numMoveRounds = 4
 	// numMoveWork bounds the work of one round of moves: the number of
-	// moves times the dimension.
+	// moves times N·M, the cost of an evaluation (homogeneous ones too).
 	numMoveWork = 1 << 22
 )
 
@@ -981,7 +981,7 @@ func (a *numAscent) bestMove(p numPoint) (numPoint, bool) {
 			count += (m - 1) * len(numMoveShares)
 		}
 	}
-	if count == 0 || float64(count)*float64(len(p.x)) > numMoveWork {
+	if count == 0 || float64(count)*float64(a.exact.n*a.exact.m) > numMoveWork {
 		return numPoint{}, false
 	}
 	x := append([]float64(nil), p.x...)

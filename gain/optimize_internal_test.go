@@ -317,3 +317,33 @@ func TestNumAscentAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestNumMovesWorkBound checks that a round of non-local moves is skipped
+// when its moves times N·M, the cost of one evaluation, exceed
+// numMoveWork, for homogeneous rows too (whose length is only M): a row of
+// 10 non-zero entries over M = 64 tasks has 10·63·2 moves, each costing
+// N·M = 4096 for N = 64 agents. The bound counted the row's length, so the
+// homogeneous search of a 64×64 softmax reward spent 8064 evaluations on
+// moves, 7 times the rest of the search.
+func TestNumMovesWorkBound(t *testing.T) {
+	r := aggregators.NewReward(aggregators.Softmax{T: -2}, aggregators.Softmax{T: 3})
+	row := make([]float64, 64)
+	for j := 0; j < 10; j++ {
+		row[j] = 0.1
+	}
+	for _, c := range []struct {
+		n    int
+		want bool // whether the moves are tried (and one improves)
+	}{{64, false}, {2, true}} {
+		cfg, err := numSetup(r, c.n, 64, Continuous, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := numNewObjective(r, c.n, 64, true, 0, 1, 1, false)
+		asc := cfg.newAscent(true, 64, exact, 1)
+		p := numPoint{x: row, f: exact.value(row)}
+		if _, ok := asc.bestMove(p); ok != c.want {
+			t.Errorf("N = %d, M = 64, homogeneous row with 10 entries: moves tried and improving %v, want %v", c.n, ok, c.want)
+		}
+	}
+}
