@@ -776,7 +776,7 @@ func (c *numConfig) search(hom bool, st numStarts, rnd *rand.Rand) (numPoint, []
 	// candidates, from random starts and from st.always (last, so that
 	// they win no ties against the other points).
 	asc := c.newAscent(hom, dim, exact, scaleOut)
-	var results []numPoint
+	results := make([]numPoint, 0, numTopCandidates+st.restarts+len(st.always))
 	for k := 0; k < len(pool) && k < numTopCandidates; k++ {
 		if p, ok := asc.ascend(pool[k].x, maxIter); ok {
 			results = append(results, p)
@@ -829,11 +829,16 @@ func (c *numConfig) search(hom bool, st numStarts, rnd *rand.Rand) (numPoint, []
 // decreasing value, with the largest magnitude of a task score seen (1 if
 // none is above 0). With c.noCandidates, there are none.
 func (c *numConfig) evaluateStarts(exact *numObjective, st numStarts) ([]numPoint, float64) {
-	var pool []numPoint
+	starts := len(st.cands) + len(st.always)
+	// Room for every point the search adds (see search).
+	pool := make([]numPoint, 0, starts+numTopCandidates+st.restarts+len(st.always)+numPolished+1)
 	scaleOut := 0.0
-	for k, x := range append(append([][]float64(nil), st.cands...), st.always...) {
-		if c.noCandidates {
-			break
+	for k := 0; k < starts && !c.noCandidates; k++ {
+		var x []float64
+		if k < len(st.cands) {
+			x = st.cands[k]
+		} else {
+			x = st.always[k-len(st.cands)]
 		}
 		c.box.feasible(x)
 		f := exact.value(x)
