@@ -772,31 +772,9 @@ func (c *numConfig) search(hom bool, st numStarts, rnd *rand.Rand) (numPoint, []
 
 	// 1. Candidates, and the scale of the task scores.
 	pool, scaleOut := c.evaluateStarts(exact, st)
-	// 2-3. Local ascent (through the smoothing stages) from the best
-	// candidates, from random starts and from st.always (last, so that
-	// they win no ties against the other points).
+	// 2-3. Local ascent (through the smoothing stages).
 	asc := c.newAscent(hom, dim, exact, scaleOut)
-	results := make([]numPoint, 0, numTopCandidates+st.restarts+len(st.always))
-	for k := 0; k < len(pool) && k < numTopCandidates; k++ {
-		if p, ok := asc.ascend(pool[k].x, maxIter); ok {
-			results = append(results, p)
-		}
-	}
-	x0 := make([]float64, dim)
-	for k := 0; k < st.restarts; k++ {
-		numRandomStart(rnd, x0, c.box, k)
-		if p, ok := asc.ascend(x0, maxIter); ok {
-			results = append(results, p)
-		}
-	}
-	for k, p := range pool {
-		if k >= numTopCandidates && p.always {
-			if q, ok := asc.ascend(p.x, maxIter); ok {
-				results = append(results, q)
-			}
-		}
-	}
-	for _, p := range results {
+	for _, p := range c.ascents(asc, pool, st, rnd, dim, maxIter) {
 		p.order = len(pool)
 		pool = append(pool, p)
 	}
@@ -822,6 +800,34 @@ func (c *numConfig) search(hom bool, st numStarts, rnd *rand.Rand) (numPoint, []
 		pool = pool[:numFinal]
 	}
 	return best, pool, err
+}
+
+// ascents returns the points that asc reaches, in this order, from the
+// best numTopCandidates points of the sorted pool, from st.restarts random
+// starts and from the other points of st.always (last, so that they win
+// no ties against the others), at most maxIter iterations per stage.
+func (c *numConfig) ascents(asc *numAscent, pool []numPoint, st numStarts, rnd *rand.Rand, dim, maxIter int) []numPoint {
+	results := make([]numPoint, 0, numTopCandidates+st.restarts+len(st.always))
+	for k := 0; k < len(pool) && k < numTopCandidates; k++ {
+		if p, ok := asc.ascend(pool[k].x, maxIter); ok {
+			results = append(results, p)
+		}
+	}
+	x0 := make([]float64, dim)
+	for k := 0; k < st.restarts; k++ {
+		numRandomStart(rnd, x0, c.box, k)
+		if p, ok := asc.ascend(x0, maxIter); ok {
+			results = append(results, p)
+		}
+	}
+	for k, p := range pool {
+		if k >= numTopCandidates && p.always {
+			if q, ok := asc.ascend(p.x, maxIter); ok {
+				results = append(results, q)
+			}
+		}
+	}
+	return results
 }
 
 // evaluateStarts evaluates the candidates of st (made feasible) with the
