@@ -125,6 +125,10 @@ func writeVerdict(b *strings.Builder, g reproduce.SeedGains, planned int, thresh
 	if left := len(g.Seeds) - len(gains); left > 0 {
 		fmt.Fprintf(b, "   (%d seed(s) without a gain left out)\n", left)
 	}
+	if len(gains) == 0 {
+		fmt.Fprintf(b, "   no seed has a gain: nothing to judge\n")
+		return nil
+	}
 	k := planned
 	if k == 0 {
 		k = max(len(gains), 2)

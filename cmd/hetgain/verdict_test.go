@@ -56,6 +56,22 @@ func TestVerdictTrainDir(t *testing.T) {
 	}
 }
 
+// TestVerdictNoGains checks that a cell whose seeds all finished without
+// a gain is said to have nothing to judge, not seeds still to come.
+func TestVerdictNoGains(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "gains.csv"), []byte("Seed,Gain\n1,NaN\n2,NaN\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runArgs("verdict", "-threshold", "0.5", dir)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, "no seed has a gain: nothing to judge\n") || strings.Contains(out, "to come") {
+		t.Errorf("output:\n%s\nwant nothing to judge, and no seeds to come", out)
+	}
+}
+
 // TestVerdictUsage checks that verdict refuses a bad command line with a
 // usage error naming what is wrong.
 func TestVerdictUsage(t *testing.T) {
