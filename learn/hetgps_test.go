@@ -350,7 +350,7 @@ func TestHetGPSSquashGradient(t *testing.T) {
 func TestThetaClamp(t *testing.T) {
 	for _, p := range []ThetaParam{
 		{Name: "T.t", Init: 1, Low: 0.3, High: 6, ClampLow: 0.4, ClampHigh: 5.9}, // the reference's power-sum
-		{Name: "T.t", Init: 0.5, ClampLow: -1, ClampHigh: 2},                     // unbounded
+		{Name: "T.t", Init: 0.5, ClampLow: 0.2, ClampHigh: 2},                    // unbounded, clamped inside power-sum's domain
 		{Name: "T.t", Init: 1, Low: 0.3, High: 6, ClampLow: 0.3, ClampHigh: 6},   // as wide as the bounds
 	} {
 		s := hetgpsMatrix(1, 1)
