@@ -1,8 +1,10 @@
 package tables_test
 
 import (
+	"fmt"
 	"log"
 	"os"
+	"strings"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -23,6 +25,28 @@ func ExampleWriteCSV() {
 	// Reward,Gain
 	// min∘max,0.3333333333333333
 	// mean∘max,0.6666666666666666
+}
+
+// A float column of whole numbers reads back as int unless its type is
+// given; with it, the values come back as written.
+func ExampleWriteCSV_readBack() {
+	df := dataframe.New(
+		series.New([]int{2, 4}, series.Int, "N"),
+		series.New([]float64{0, 1}, series.Float, "Gain"),
+	)
+	var b strings.Builder
+	if err := tables.WriteCSV(&b, df); err != nil {
+		log.Fatal(err)
+	}
+	guessed := dataframe.ReadCSV(strings.NewReader(b.String()))
+	typed := dataframe.ReadCSV(strings.NewReader(b.String()),
+		dataframe.WithTypes(map[string]series.Type{"Gain": series.Float}))
+	fmt.Println(b.String()+"guessed:", guessed.Types(), "typed:", typed.Types(), typed.Col("Gain").Float())
+	// Output:
+	// N,Gain
+	// 2,0
+	// 4,1
+	// guessed: [int int] typed: [int float] [0 1]
 }
 
 func ExampleWriteMarkdown() {
