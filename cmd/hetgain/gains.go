@@ -35,7 +35,8 @@ specification with parentheses in quotes for the shell.
 -method numerical the numerical optimiser's results; -method both (the
 default) gives the numerical result beside the closed form and their
 difference, with ClosedForm NaN for pairs that have none. Allocations that
-attain the optima are printed compactly, as [[1 0][0 1]].
+attain the optima are printed compactly, as [[1 0][0 1]]; HetAlloc is empty
+where N·M exceeds 2^20 (gain.MaxAllocationCells), and HomRow where M does.
 
 Floats, the entries of the allocations included, are printed at full
 precision in every format.`,
