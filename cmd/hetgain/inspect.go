@@ -115,6 +115,11 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				return err
 			}
 			rows = append(rows, r...)
+			if *csvPath != "" { // its table has one layout: refuse before playing the other runs
+				if err := sameShape(rows[0], rows[len(rows)-1]); err != nil {
+					return err
+				}
+			}
 		}
 		if *csvPath != "" {
 			if err := atomicfile.Write(*csvPath, func(w io.Writer) error { return writeProfiles(w, rows) }); err != nil {
@@ -168,6 +173,17 @@ type profileRow struct {
 	profile             *simulate.EffortProfile
 }
 
+// sameShape returns an error unless r has the N and M of first, as the
+// rows of one CSV of profiles must.
+func sameShape(first, r profileRow) error {
+	n, m := first.profile.Agents, first.profile.Tasks
+	if p := r.profile; p.Agents != n || p.Tasks != m {
+		return fmt.Errorf("-csv: %s has N = %d, M = %d, the first run N = %d, M = %d; inspect them separately",
+			r.run, p.Agents, p.Tasks, n, m)
+	}
+	return nil
+}
+
 // writeProfiles writes rows as CSV at full precision; all profiles must
 // have the same N and M.
 func writeProfiles(w io.Writer, rows []profileRow) error {
@@ -191,9 +207,8 @@ func writeProfiles(w io.Writer, rows []profileRow) error {
 	}
 	for _, r := range rows {
 		p := r.profile
-		if p.Agents != n || p.Tasks != m {
-			return fmt.Errorf("-csv: %s has N = %d, M = %d, the first run N = %d, M = %d; inspect them separately",
-				r.run, p.Agents, p.Tasks, n, m)
+		if err := sameShape(rows[0], r); err != nil {
+			return err
 		}
 		rec := []string{r.run, r.team, strconv.Itoa(r.iteration), strconv.Itoa(r.episodes), strconv.Itoa(p.Steps), formatFull(p.Return)}
 		for _, v := range p.Effort {

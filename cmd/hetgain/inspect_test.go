@@ -140,19 +140,23 @@ func TestInspectMatrix(t *testing.T) {
 	}
 }
 
-// TestInspectCSVShapes refuses a table of runs of different sizes.
+// TestInspectCSVShapes refuses a table of runs of different sizes, at
+// the first run of another size, before playing the runs after it.
 func TestInspectCSVShapes(t *testing.T) {
 	dir := t.TempDir()
-	for _, c := range []struct{ sub, n string }{{"a", "2"}, {"b", "3"}} {
+	for _, c := range []struct{ sub, n string }{{"a", "2"}, {"b", "3"}, {"c", "2"}} {
 		args := trainArgs(filepath.Join(dir, c.sub), "-seeds", "1", "-iterations", "1", "-quiet", "-N", c.n)
 		if code, _, errOut := runArgs(args...); code != exitOK {
 			t.Fatalf("train: exit %d, stderr %q", code, errOut)
 		}
 	}
 	csvPath := filepath.Join(dir, "p.csv")
-	code, _, errOut := runArgs("inspect", "-dir", dir, "-episodes", "2", "-csv", csvPath)
+	code, out, errOut := runArgs("inspect", "-dir", dir, "-episodes", "2", "-csv", csvPath)
 	if code != exitError || !strings.Contains(errOut, "has N = 3, M = 2, the first run N = 2, M = 2") {
 		t.Errorf("mixed sizes: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, filepath.Join(dir, "b")) || strings.Contains(out, filepath.Join(dir, "c")) {
+		t.Errorf("mixed sizes: runs played\n%s\nwant a and b, not c after the refused b", out)
 	}
 	if _, err := os.Stat(csvPath); err == nil {
 		t.Error("mixed sizes: the CSV was written")
