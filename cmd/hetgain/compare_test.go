@@ -37,9 +37,10 @@ func readGainColumn(t *testing.T, path, cell, column string) map[int]float64 {
 }
 
 // TestCompareStored compares the stored tag-large (4.8M frames) with
-// tag-large-30m (the same runs of (mean, max) trained to 30M, seeds 5 to
-// 9 stored): the only shared cell, its rows against both runs.csv files,
-// and the test against SignedRankTest of their differences.
+// tag-large-30m (the same runs of (mean, max) trained to 30M, the seeds
+// stored so far): the only shared cell, its rows against both runs.csv
+// files read by gota, and the test against SignedRankTest of their
+// differences.
 func TestCompareStored(t *testing.T) {
 	a := filepath.Join("..", "..", "testdata", "reproductions", "tag-large")
 	b := filepath.Join("..", "..", "testdata", "reproductions", "tag-large-30m")
@@ -51,17 +52,33 @@ func TestCompareStored(t *testing.T) {
 	gainA := readGainColumn(t, filepath.Join(a, "runs.csv"), "2v2 mean-max", "Gain")
 	gainB := readGainColumn(t, filepath.Join(b, "runs.csv"), "2v2 mean-max", "Gain")
 	var diffs []float64
-	want := []string{"2v2 mean-max: 5 seeds in both (4 in one only or without a gain, left out)\n"}
-	for k := 5; k <= 9; k++ {
-		diffs = append(diffs, gainB[k]-gainA[k])
-		want = append(want, fmt.Sprintf("   %6d %12.4g %12.4g %12.4g\n", k, gainA[k], gainB[k], gainB[k]-gainA[k]))
+	var rows []string
+	higherB, higherA := 0, 0
+	for k := 1; k <= len(gainA); k++ { // tag-large's seeds are 1 to 9; the 30M runs are some of them
+		b, ok := gainB[k]
+		if !ok {
+			continue
+		}
+		d := b - gainA[k]
+		diffs = append(diffs, d)
+		rows = append(rows, fmt.Sprintf("   %6d %12.4g %12.4g %12.4g\n", k, gainA[k], b, d))
+		if d > 0 {
+			higherB++
+		} else if d < 0 {
+			higherA++
+		}
+	}
+	if len(diffs) < 5 || len(diffs) != len(gainB) {
+		t.Fatalf("%d of the %d stored 30M seeds are tag-large's, want all of at least 5", len(diffs), len(gainB))
 	}
 	test, err := reproduce.SignedRankTest(diffs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = append(want, fmt.Sprintf("one-sided signed-rank p (exact, 5 non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
-		test.Greater, test.Less), "seeds higher under B 3, under A 2\n")
+	want := append([]string{fmt.Sprintf("2v2 mean-max: %d seeds in both (%d in one only or without a gain, left out)\n",
+		len(diffs), len(gainA)-len(diffs))}, rows...)
+	want = append(want, fmt.Sprintf("one-sided signed-rank p (exact, %d non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
+		len(diffs), test.Greater, test.Less), fmt.Sprintf("seeds higher under B %d, under A %d\n", higherB, higherA))
 	for _, w := range want {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
@@ -82,10 +99,10 @@ func TestCompareStored(t *testing.T) {
 	}
 	defer f.Close()
 	df := dataframe.ReadCSV(f)
-	if df.Nrow() != 5 {
-		t.Fatalf("-csv: %d rows, want 5", df.Nrow())
+	if df.Nrow() != len(diffs) {
+		t.Fatalf("-csv: %d rows, want %d", df.Nrow(), len(diffs))
 	}
-	for i := 0; i < 5; i++ {
+	for i := 0; i < df.Nrow(); i++ {
 		k, _ := df.Col("Seed").Elem(i).Int()
 		if df.Col("GainA").Elem(i).Float() != gainA[k] || df.Col("GainB").Elem(i).Float() != gainB[k] {
 			t.Errorf("-csv row %d: %v", i, df.Subset(i))

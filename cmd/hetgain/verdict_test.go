@@ -87,7 +87,7 @@ func TestVerdictUsage(t *testing.T) {
 		{[]string{"-threshold", "0.5", "-seeds", "5", "-cell", "2v2 mean-max", dir}, "the cell has 9 seeds with a gain already"},
 		{[]string{"-threshold", "0.5", "-lo", "2", "-hi", "1", dir}, "want lo <= hi"},
 		{[]string{"-threshold", "0.5", "-cell", "2v2 none", dir}, `has no cell "2v2 none"`},
-		{[]string{"-threshold", "0.5", "-cell", "2v2 mean-max", dir, filepath.Join(dir, "..", "tag-large-30m")}, "both have seed 5"},
+		{[]string{"-threshold", "0.5", "-cell", "2v2 mean-max", dir, filepath.Join(dir, "..", "tag-large-30m")}, "cannot join two cells that both have seed 1"}, // the first seed stored in both
 		{[]string{"-threshold", "0.5"}, "want a directory"},
 		{[]string{"-threshold", "0.5", "-first-seed", "0", dir}, "want 1 <= first <= last"},
 		{[]string{"-threshold", "0.5", "-first-seed", "5", "-last-seed", "4", dir}, "want 1 <= first <= last"},
