@@ -55,3 +55,15 @@ func BenchmarkCheckSumForm(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckLargeN runs a short search (Samples 8) in dimension 2000,
+// where the structured probe points, about 3n of n coordinates each,
+// would take 200 MB if they were kept; they are made anew when needed.
+func BenchmarkCheckLargeN(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Check(aggregators.Mean{}, 2000, UnitBox(), &Options{Samples: 8}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -433,3 +433,55 @@ func TestProgrammerErrors(t *testing.T) {
 		t.Errorf("empty FamilyScan: Disagreements() = %v", d)
 	}
 }
+
+// TestStructuredPoints checks the structured probe points of Check, made
+// from their index: the unit patterns in [0,1]^n are, in order, the n+1
+// vertices of k ones, the 2n vertices with one coordinate moved inwards
+// and the nine others, all in [0,1]^n; mapped onto each domain, every
+// point lies in it, and only the simplex leaves a pattern out: the zero
+// vertex, which no point of it is a multiple of.
+func TestStructuredPoints(t *testing.T) {
+	simp, _ := NewSimplex(2)
+	orth, _ := NewOrthant(3)
+	box, _ := NewBox(-1, 3)
+	for _, n := range []int{1, 2, 5, 17} {
+		u := make([]float64, n)
+		for k := 0; k < unitPatternCount(n); k++ {
+			unitPattern(k, u)
+			ones, inward := 0, 0
+			for _, v := range u {
+				if v < 0 || v > 1 {
+					t.Fatalf("n = %d: unit pattern %d = %v outside [0,1]^n", n, k, u)
+				}
+				if v == 1 {
+					ones++
+				} else if v == 0.05 || v == 0.95 {
+					inward++
+				}
+			}
+			if k <= n && (ones != k || u[n-1] != step(k == n, 1, 0)) {
+				t.Errorf("n = %d: unit pattern %d = %v, want the vertex of %d ones", n, k, u, k)
+			}
+			if j := (k - n - 1) / 2; k > n && k <= 3*n && (ones != j || inward != 1 || u[j] != []float64{0.05, 0.95}[(k-n-1)%2]) {
+				t.Errorf("n = %d: unit pattern %d = %v, want %d ones then %v", n, k, u, j, []float64{0.05, 0.95}[(k-n-1)%2])
+			}
+		}
+		for _, d := range []Domain{UnitBox(), simp, orth, box} {
+			c := newChecker(aggregators.Mean{}, n, d, Options{Seed: 1, Samples: 8})
+			want := unitPatternCount(n)
+			if c.sp.kind == simplex {
+				want-- // the zero vertex
+			}
+			if len(c.patterns) != want {
+				t.Errorf("n = %d, %v: %d structured points, want %d", n, d, len(c.patterns), want)
+			}
+			x := make([]float64, n)
+			for k := range c.patterns {
+				c.pattern(k, x)
+				if !d.Contains(x, 1e-12) {
+					t.Errorf("n = %d, %v: structured point %d = %v outside the domain", n, d, k, x)
+				}
+			}
+		}
+	}
+}

@@ -33,7 +33,7 @@ type checker struct {
 	sp       space
 	rnd      *rand.Rand
 	opts     Options
-	patterns [][]float64
+	patterns []int // the unitPattern indices of the structured points (structured)
 
 	tol     float64 // absolute tolerance on values
 	minDist float64 // distance of pairs that count for strictness
@@ -102,36 +102,57 @@ func (c *checker) run() (v Verdict, err error) {
 	return c.v, nil
 }
 
+// probes are the points of stage 1: the structured points, made anew
+// from their index when needed (there are about 3n of n coordinates each),
+// then Samples/probeDivisor random points, kept.
+type probes struct {
+	c      *checker
+	random [][]float64
+}
+
+func (p probes) len() int { return len(p.c.patterns) + len(p.random) }
+
+// at returns probe k, in buf if it is a structured point.
+func (p probes) at(k int, buf []float64) []float64 {
+	if k < len(p.c.patterns) {
+		p.c.pattern(k, buf)
+		return buf
+	}
+	return p.random[k-len(p.c.patterns)]
+}
+
 // probe evaluates f at the structured points and Samples/probeDivisor
 // random points, and sets the tolerance from the largest |f|.
-func (c *checker) probe() ([][]float64, []float64) {
-	probes := append([][]float64(nil), c.patterns...)
+func (c *checker) probe() (probes, []float64) {
+	p := probes{c: c}
 	for k := c.opts.Samples / probeDivisor; k > 0; k-- {
 		x := make([]float64, c.sp.n)
 		c.randomPoint(x)
-		probes = append(probes, x)
+		p.random = append(p.random, x)
 	}
-	values := make([]float64, len(probes))
+	values := make([]float64, p.len())
 	scale := 0.0
-	for k, x := range probes {
-		values[k] = value(c.f, x)
+	buf := make([]float64, c.sp.n)
+	for k := range values {
+		values[k] = value(c.f, p.at(k, buf))
 		scale = math.Max(scale, math.Abs(values[k]))
 	}
 	c.tol = c.opts.Tol * scale
 	c.v.Tol = c.tol
-	return probes, values
+	return p, values
 }
 
 // symmetric compares f at each probe with f at a random transposition
 // (even probes) or permutation (odd probes) of it. On failure it records
 // the counterexamples and returns false.
-func (c *checker) symmetric(probes [][]float64, values []float64) bool {
+func (c *checker) symmetric(probes probes, values []float64) bool {
 	n := c.sp.n
 	if n == 1 {
 		return true
 	}
-	y := make([]float64, n)
-	for k, x := range probes {
+	y, buf := make([]float64, n), make([]float64, n)
+	for k := range values {
+		x := probes.at(k, buf)
 		copy(y, x)
 		if k%2 == 0 {
 			i, j := randomPair(c.rnd, n)
@@ -425,7 +446,7 @@ func (c *checker) randomPoint(x []float64) {
 		c.sp.sample(c.rnd, x)
 		c.snap(x)
 	default:
-		copy(x, c.patterns[c.rnd.Intn(len(c.patterns))])
+		c.pattern(c.rnd.Intn(len(c.patterns)), x)
 	}
 }
 
@@ -486,57 +507,70 @@ func (c *checker) perturb(x []float64, step float64) {
 	x[a] = sp.grid(x[a] + step*sp.scale*c.rnd.NormFloat64())
 }
 
-// structured returns the structured points of the domain: the vertices of
-// the box up to permutation, points with zeros and ties, near-uniform
-// points and points with one large coordinate, mapped onto the domain.
-func (c *checker) structured() [][]float64 {
-	sp := &c.sp
-	var points [][]float64
-	for _, u := range unitPatterns(sp.n) {
-		x := make([]float64, sp.n)
-		if sp.kind == simplex {
-			if sum(u) == 0 {
-				continue
-			}
-			copy(x, u)
-			sp.normalize(x)
-		} else {
-			for i, v := range u {
-				x[i] = sp.grid(sp.lo + v*math.Min(sp.scale, sp.hi-sp.lo))
-			}
+// structured returns the unitPattern indices of the structured points of
+// the domain: the vertices of the box up to permutation, points with zeros
+// and ties, near-uniform points and points with one large coordinate,
+// mapped onto the domain (pattern). The points themselves are not kept:
+// there are about 3n of them, of n coordinates each.
+func (c *checker) structured() []int {
+	var keep []int
+	u := make([]float64, c.sp.n)
+	for k := 0; k < unitPatternCount(c.sp.n); k++ {
+		unitPattern(k, u)
+		if c.sp.kind == simplex && sum(u) == 0 {
+			continue // no point of the simplex is a multiple of it
 		}
-		points = append(points, x)
+		keep = append(keep, k)
 	}
-	return points
+	return keep
 }
 
-// unitPatterns returns the structured points in [0,1]^n.
-func unitPatterns(n int) [][]float64 {
-	var ps [][]float64
-	add := func(f func(i int) float64) {
-		p := make([]float64, n)
-		for i := range p {
-			p[i] = f(i)
-		}
-		ps = append(ps, p)
+// pattern writes structured point k into x.
+func (c *checker) pattern(k int, x []float64) {
+	sp := &c.sp
+	unitPattern(c.patterns[k], x)
+	if sp.kind == simplex {
+		sp.normalize(x)
+		return
 	}
-	for k := 0; k <= n; k++ { // k ones: the vertices up to permutation
-		add(func(i int) float64 { return step(i < k, 1, 0) })
+	for i, v := range x {
+		x[i] = sp.grid(sp.lo + v*math.Min(sp.scale, sp.hi-sp.lo))
 	}
-	for k := 0; k < n; k++ { // vertices with one coordinate moved inwards
-		add(func(i int) float64 { return step(i < k, 1, step(i == k, 0.05, 0)) })
-		add(func(i int) float64 { return step(i < k, 1, step(i == k, 0.95, 0)) })
+}
+
+// unitPatternCount is the number of structured points in [0,1]^n.
+func unitPatternCount(n int) int { return 3*n + 10 }
+
+// unitPattern writes the k-th structured point in [0,1]^n into p (of
+// length n): for k = 0, ..., n the vertex of k ones (the vertices up to
+// permutation); then, for each k < n, the vertex of k ones with
+// coordinate k moved inwards to 0.05, and to 0.95; then nine points with
+// ties, one large coordinate or near-uniform coordinates.
+func unitPattern(k int, p []float64) {
+	n := len(p)
+	var f func(i int) float64
+	switch {
+	case k <= n:
+		f = func(i int) float64 { return step(i < k, 1, 0) }
+	case k <= 3*n:
+		j, in := (k-n-1)/2, []float64{0.05, 0.95}[(k-n-1)%2]
+		f = func(i int) float64 { return step(i < j, 1, step(i == j, in, 0)) }
+	default:
+		f = []func(i int) float64{
+			func(i int) float64 { return step(i == 0, 1, step(i == 1, 0.5, 0)) },
+			func(i int) float64 { return step(i == 0, 1, step(i == 1, 0.1, 0)) },
+			func(i int) float64 { return step(i == 0, 1, 0.05) },
+			func(i int) float64 { return step(i == 0, 1, 0.5) },
+			func(i int) float64 { return step(i < 2, 0.5, 0) },
+			func(i int) float64 { return step(i < n-1, 1, 0.5) },
+			func(i int) float64 { return 0.5 },
+			func(i int) float64 { return 0.5 + step(i%2 == 0, 0.01, -0.01) },
+			func(i int) float64 { return 1 - float64(i)/float64(n) },
+		}[k-3*n-1]
 	}
-	add(func(i int) float64 { return step(i == 0, 1, step(i == 1, 0.5, 0)) })
-	add(func(i int) float64 { return step(i == 0, 1, step(i == 1, 0.1, 0)) })
-	add(func(i int) float64 { return step(i == 0, 1, 0.05) })
-	add(func(i int) float64 { return step(i == 0, 1, 0.5) })
-	add(func(i int) float64 { return step(i < 2, 0.5, 0) })
-	add(func(i int) float64 { return step(i < n-1, 1, 0.5) })
-	add(func(i int) float64 { return 0.5 })
-	add(func(i int) float64 { return 0.5 + step(i%2 == 0, 0.01, -0.01) })
-	add(func(i int) float64 { return 1 - float64(i)/float64(n) })
-	return ps
+	for i := range p {
+		p[i] = f(i)
+	}
 }
 
 func step(cond bool, a, b float64) float64 {
