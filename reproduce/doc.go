@@ -64,10 +64,12 @@
 // adverse, descent) and HetGPSSearch the experiment of a search of one's
 // own; RunHetGPSExperiment runs and resumes them as Run does, LoadHetGPS
 // reads them back, and ReadHetGPSExperiment reads an experiment from its
-// runs' own spec.json files, for a directory whose command is not known. HetGPSResults.Outcomes says, run by run,
-// whether τ_T rose, τ_U fell and the gain rose (for a descent, whether the
-// gain fell to about 0); Summary, Trajectories and Figure give the text,
-// the table over seeds and the picture. HetGPSExperiment.FirstSeed runs a
+// runs' own spec.json files, for a directory whose command is not known.
+// HetGPSResults.Outcomes says, run by run, whether τ_T rose, τ_U fell and
+// the gain rose (for a descent, whether the gain fell to about 0), and
+// what diversity the teams ended at; Summary, Trajectories and Figure give
+// the text, the table over seeds and the picture, and OutcomeFigure the
+// picture with the seeds as expected and the others in separate bands. HetGPSExperiment.FirstSeed runs a
 // later range of seeds only, for a second test independent of a first,
 // and CompareHetGPS pairs two variants of a search seed by seed, with the
 // exact one-sided McNemar test of McNemarP on their outcomes and

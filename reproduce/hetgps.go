@@ -822,19 +822,7 @@ func (r *HetGPSResults) Figure(setting string) *figures.Figure {
 	}
 	var panels []figures.Panel
 	for _, q := range r.quantities() {
-		pn := figures.Panel{Title: q.title}
-		switch {
-		case q.param == "":
-			pn.Reference = []float64{0}
-		case strings.HasSuffix(q.param, ".t"):
-			b, bu := e.boundaries()
-			if strings.HasPrefix(q.param, "U") {
-				b = bu
-			}
-			if !math.IsNaN(b) && !math.IsInf(b, 0) {
-				pn.Reference = []float64{b}
-			}
-		}
+		pn := figures.Panel{Title: q.title, Reference: r.reference(q)}
 		x, m, sd := r.hetgpsSeries(setting, q.f)
 		if x == nil {
 			pn.Title += " (no data)"
@@ -856,6 +844,94 @@ func (r *HetGPSResults) Figure(setting string) *figures.Figure {
 	}
 	title += fmt.Sprintf(", %s: %s, %d seeds", setting, s.Spec.Run.Env.String(), n)
 	return figures.BandPanels(title, "iteration", "", 3, false, panels...)
+}
+
+// OutcomeFigure draws setting's runs as Figure does, but in two groups:
+// the seeds that ended as expected (HetGPSOutcome.AsExpected) and the
+// others. Each panel (every searched parameter, the gain, and the
+// heterogeneous team's diversity if the logs have it) has one band per
+// group, its mean ± one standard deviation over the group's seeds, so
+// that where the groups part, and what the heterogeneous team did in
+// each, shows. It panics if the experiment has no such setting.
+func (r *HetGPSResults) OutcomeFigure(setting string) *figures.Figure {
+	s, ok := r.Experiment.setting(setting)
+	if !ok {
+		panic(fmt.Sprintf("reproduce: HetGPS experiment %q has no setting %q", r.Experiment.Name, setting))
+	}
+	groups := r.byOutcome(setting)
+	quantities := append(r.quantities(), hetgpsQuantity{"het_diversity", "heterogeneous team's diversity", "",
+		func(_ HetGPSRun, st learn.HetGPSStats) float64 { return st.HetDiversity }})
+	var panels []figures.Panel
+	for _, q := range quantities {
+		pn := figures.Panel{Title: q.title, Reference: r.reference(q)}
+		bounds := s.param(q.param)
+		if q.column == "het_diversity" {
+			bounds = learn.ThetaParam{Low: 0, High: 1}
+		}
+		for _, g := range groups {
+			if x, m, sd := g.results.hetgpsSeries(setting, q.f); x != nil {
+				b := hetgpsBand(x, m, sd, len(g.results.Runs) > 1, bounds)
+				b.Label = fmt.Sprintf("%s (%d seeds)", g.label, len(g.results.Runs))
+				pn.Bands = append(pn.Bands, b)
+			}
+		}
+		if len(pn.Bands) == 0 {
+			pn.Title += " (no data)"
+		}
+		panels = append(panels, pn)
+	}
+	title := fmt.Sprintf("HetGPS %s, %s: %s, seeds by outcome", r.Experiment.Name, setting, s.Spec.Run.Env.String())
+	return figures.BandPanels(title, "iteration", "", 2, false, panels...)
+}
+
+// outcomeGroup is the runs of one outcome, with its label.
+type outcomeGroup struct {
+	label   string
+	results *HetGPSResults
+}
+
+// byOutcome splits setting's runs that have an outcome into those that
+// ended as expected and the others.
+func (r *HetGPSResults) byOutcome(setting string) []outcomeGroup {
+	expected := map[int]bool{}
+	for _, o := range r.Outcomes() {
+		if o.Setting == setting {
+			expected[o.Seed] = o.AsExpected
+		}
+	}
+	groups := []outcomeGroup{
+		{"as expected", &HetGPSResults{Experiment: r.Experiment}},
+		{"the others", &HetGPSResults{Experiment: r.Experiment}},
+	}
+	for _, run := range r.Runs {
+		ok, has := expected[run.Seed]
+		switch {
+		case run.Setting != setting || !has:
+		case ok:
+			groups[0].results.Runs = append(groups[0].results.Runs, run)
+		default:
+			groups[1].results.Runs = append(groups[1].results.Runs, run)
+		}
+	}
+	return groups
+}
+
+// reference returns the reference lines of q's panel: 0 for the gain, the
+// Schur boundary of the operator for its parameter τ, none otherwise.
+func (r *HetGPSResults) reference(q hetgpsQuantity) []float64 {
+	switch {
+	case q.param == "" && q.column == "gain":
+		return []float64{0}
+	case strings.HasSuffix(q.param, ".t"):
+		b, bu := r.Experiment.boundaries()
+		if strings.HasPrefix(q.param, "U") {
+			b = bu
+		}
+		if !math.IsNaN(b) && !math.IsInf(b, 0) {
+			return []float64{b}
+		}
+	}
+	return nil
 }
 
 // diversityPanel returns the panel of both teams' diversity at the
@@ -954,6 +1030,12 @@ type HetGPSOutcome struct {
 	// of a gain and the gain rose; for a descent, the gain ended near 0,
 	// below its peak by more than 0.02·Scale, with θ outside that region.
 	AsExpected bool
+	// HetDiversity and HomDiversity are what the teams ended doing: their
+	// diversity (learn.PairStats; 0 for agents with the same efforts, 1
+	// for agents on different tasks) averaged over the evaluations of the
+	// last tenth of the iterations, or the last evaluation if none falls
+	// there; NaN for a log written before hetgain recorded it.
+	HetDiversity, HomDiversity float64
 }
 
 // gainWindows returns the mean gain over the first, the last and the best
@@ -982,6 +1064,26 @@ func gainWindows(log []learn.HetGPSStats) (start, end, peak float64) {
 	return start, end, peak
 }
 
+// finalDiversity returns the teams' diversities averaged over the
+// evaluations of the last tenth of log (at least its last evaluation), or
+// NaN if log has none.
+func finalDiversity(log []learn.HetGPSStats) (het, hom float64) {
+	var h, m []float64
+	for k := len(log) - 1; k >= 0; k-- {
+		row := log[k]
+		if k < len(log)-len(log)/10 && len(h) > 0 {
+			break
+		}
+		if !math.IsNaN(row.HetDiversity) && !math.IsNaN(row.HomDiversity) {
+			h, m = append(h, row.HetDiversity), append(m, row.HomDiversity)
+		}
+	}
+	if len(h) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	return floats.Sum(h) / float64(len(h)), floats.Sum(m) / float64(len(m))
+}
+
 // Outcomes returns the outcome of every run that searched both T.t and
 // U.t (the verdict is about the two), in the order of Runs.
 func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
@@ -997,6 +1099,7 @@ func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
 		o.ThetaStart = [2]float64{run.Init[tj], run.Init[uj]}
 		o.ThetaEnd = [2]float64{run.theta(last, "T.t"), run.theta(last, "U.t")}
 		o.GainStart, o.GainEnd, o.GainPeak = gainWindows(run.Log)
+		o.HetDiversity, o.HomDiversity = finalDiversity(run.Log)
 		const dTheta, dGain = 0.1, hetgpsGainTolerance
 		o.TRose, o.TFell = o.ThetaEnd[0] > o.ThetaStart[0]+dTheta, o.ThetaEnd[0] < o.ThetaStart[0]-dTheta
 		o.UFell, o.URose = o.ThetaEnd[1] < o.ThetaStart[1]-dTheta, o.ThetaEnd[1] > o.ThetaStart[1]+dTheta
@@ -1016,8 +1119,10 @@ func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
 
 // Summary describes the experiment and, for each run, whether τ_T rose
 // and τ_U fell (or the opposite for a descent) and what the gain did,
-// with the wall time of the runs; for two or more seeds of a setting,
-// where they ended: τ_T, τ_U and the gain as mean ± std and median.
+// and, where the log has it, the teams' diversity at the end
+// (HetGPSOutcome.HetDiversity), with the wall time of the runs; for two
+// or more seeds of a setting, where they ended: τ_T, τ_U and the gain as
+// mean ± std and median.
 func (r *HetGPSResults) Summary() string {
 	e := r.Experiment
 	var b strings.Builder
@@ -1045,15 +1150,20 @@ func (r *HetGPSResults) Summary() string {
 			if o.AsExpected {
 				good++
 			}
+			var line string
 			if s.Spec.Descent {
-				fmt.Fprintf(&lines, "  seed %d: τ_T %.3g → %.3g (fell: %s), τ_U %.3g → %.3g (rose: %s), left %s: %s, gain peak %.3g → %.3g (near 0: %s)\n",
+				line = fmt.Sprintf("  seed %d: τ_T %.3g → %.3g (fell: %s), τ_U %.3g → %.3g (rose: %s), left %s: %s, gain peak %.3g → %.3g (near 0: %s)",
 					o.Seed, o.ThetaStart[0], o.ThetaEnd[0], yes(o.TFell), o.ThetaStart[1], o.ThetaEnd[1], yes(o.URose),
 					e.regionText(), yes(!o.InGainRegion), o.GainPeak, o.GainEnd, yes(o.GainNearZero))
 			} else {
-				fmt.Fprintf(&lines, "  seed %d: τ_T %.3g → %.3g (rose: %s), τ_U %.3g → %.3g (fell: %s), %s at the end: %s, gain %.3g → %.3g (rose: %s)\n",
+				line = fmt.Sprintf("  seed %d: τ_T %.3g → %.3g (rose: %s), τ_U %.3g → %.3g (fell: %s), %s at the end: %s, gain %.3g → %.3g (rose: %s)",
 					o.Seed, o.ThetaStart[0], o.ThetaEnd[0], yes(o.TRose), o.ThetaStart[1], o.ThetaEnd[1], yes(o.UFell),
 					e.regionText(), yes(o.InGainRegion), o.GainStart, o.GainEnd, yes(o.GainRose))
 			}
+			if !math.IsNaN(o.HetDiversity) {
+				line += fmt.Sprintf(", diversity at the end: heterogeneous %.2f, homogeneous %.2f", o.HetDiversity, o.HomDiversity)
+			}
+			lines.WriteString(line + "\n")
 		}
 		iters := strconv.Itoa(s.Spec.Run.Iterations) + " iterations"
 		if s.Spec.WarmUp > 0 {

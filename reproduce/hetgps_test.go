@@ -2,6 +2,7 @@ package reproduce
 
 import (
 	"bytes"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"image/png"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -803,4 +805,134 @@ func TestMedian(t *testing.T) {
 	if !math.IsNaN(median(nil)) {
 		t.Errorf("median(nil) = %v, want NaN", median(nil))
 	}
+}
+
+// loadPowerSumMatrix18 reads the stored 18 seeds of the power-sum preset
+// in the matrix game (testdata/reproductions/hetgps-powersum-matrix18) as
+// the preset's own search.
+func loadPowerSumMatrix18(t *testing.T) (*HetGPSResults, string) {
+	t.Helper()
+	e, err := HetGPSLookup("powersum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err = e.Only("matrix2"); err != nil {
+		t.Fatal(err)
+	}
+	e.Seeds = 18
+	dir := filepath.Join("..", "testdata", "reproductions", "hetgps-powersum-matrix18")
+	r, err := LoadHetGPS(e, dir)
+	if err != nil || len(r.Runs) != 18 {
+		t.Fatalf("LoadHetGPS: %v", err)
+	}
+	return r, dir
+}
+
+// TestHetGPSOutcomeDiversity checks the teams' final diversities of
+// HetGPSOutcome against the logs read by encoding/csv (the evaluations of
+// the last 40 of 400 iterations), NaN for logs without them, and the
+// finding of REPRODUCTIONS.md on the stored power-sum seeds: the seeds
+// that end as the paper are exactly those whose heterogeneous team ends
+// split (diversity 1), and in the others it ends on one task (0).
+func TestHetGPSOutcomeDiversity(t *testing.T) {
+	r, dir := loadPowerSumMatrix18(t)
+	expected := 0
+	for _, o := range r.Outcomes() {
+		rows := readCSVRows(t, filepath.Join(dir, "matrix2", fmt.Sprintf("seed%d", o.Seed), "log.csv"))
+		var het, hom []float64
+		for _, row := range rows {
+			it, _ := strconv.Atoi(row["iteration"])
+			if it > 360 && row["het_diversity"] != "NaN" {
+				h, _ := strconv.ParseFloat(row["het_diversity"], 64)
+				m, _ := strconv.ParseFloat(row["hom_diversity"], 64)
+				het, hom = append(het, h), append(hom, m)
+			}
+		}
+		if len(het) == 0 || math.Abs(o.HetDiversity-floats.Sum(het)/float64(len(het))) > 1e-15 ||
+			math.Abs(o.HomDiversity-floats.Sum(hom)/float64(len(hom))) > 1e-15 {
+			t.Errorf("seed %d: diversities %v and %v, the log's last tenth %v and %v", o.Seed, o.HetDiversity, o.HomDiversity, het, hom)
+		}
+		if o.AsExpected {
+			expected++
+		}
+		if split := o.HetDiversity > 0.99; split != o.AsExpected || !split && o.HetDiversity > 0.01 {
+			t.Errorf("seed %d: as expected %v with the heterogeneous team's diversity %v", o.Seed, o.AsExpected, o.HetDiversity)
+		}
+	}
+	if expected != 9 {
+		t.Errorf("%d of 18 seeds as expected, want the stored 9", expected)
+	}
+	sum := r.Summary()
+	if split, one := strings.Count(sum, "diversity at the end: heterogeneous 1.00"), strings.Count(sum, "diversity at the end: heterogeneous 0.00"); split != 9 || one != 9 {
+		t.Errorf("summary: %d seeds with the heterogeneous team split and %d on one task, want 9 and 9\n%s", split, one, sum)
+	}
+	old, err := LoadHetGPSPreset("powersum", filepath.Join("..", "testdata", "reproductions", "hetgps-powersum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(old.Summary(), "diversity at the end") {
+		t.Errorf("summary of logs without diversities:\n%s", old.Summary())
+	}
+	for _, o := range old.Outcomes() {
+		if !math.IsNaN(o.HetDiversity) || !math.IsNaN(o.HomDiversity) {
+			t.Errorf("%s seed %d, a log without diversities: %v and %v, want NaN", o.Setting, o.Seed, o.HetDiversity, o.HomDiversity)
+		}
+	}
+}
+
+// TestHetGPSOutcomeFigure checks that OutcomeFigure groups the runs by
+// their outcome and draws them, and refuses a setting it lacks.
+func TestHetGPSOutcomeFigure(t *testing.T) {
+	r, _ := loadPowerSumMatrix18(t)
+	groups := r.byOutcome("matrix2")
+	asExpected := map[int]bool{}
+	for _, o := range r.Outcomes() {
+		asExpected[o.Seed] = o.AsExpected
+	}
+	for k, g := range groups {
+		if len(g.results.Runs) != 9 {
+			t.Errorf("%s: %d runs, want 9", g.label, len(g.results.Runs))
+		}
+		for _, run := range g.results.Runs {
+			if asExpected[run.Seed] != (k == 0) {
+				t.Errorf("seed %d in the group %q", run.Seed, g.label)
+			}
+		}
+	}
+	f := r.OutcomeFigure("matrix2")
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := png.Decode(bytes.NewReader(f.PNG())); err != nil {
+		t.Error(err)
+	}
+	defer func() {
+		if p := recover(); p == nil || !strings.Contains(fmt.Sprint(p), `no setting "capture"`) {
+			t.Errorf("a setting it lacks: recovered %v", p)
+		}
+	}()
+	r.OutcomeFigure("capture")
+}
+
+// readCSVRows reads the CSV file at path with encoding/csv, each row as a
+// map from its header's names.
+func readCSVRows(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil || len(records) < 2 {
+		t.Fatalf("%s: %d records, %v", path, len(records), err)
+	}
+	var rows []map[string]string
+	for _, rec := range records[1:] {
+		row := map[string]string{}
+		for j, name := range records[0] {
+			row[name] = rec[j]
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }

@@ -93,10 +93,16 @@ func TestReadHetGPSExperiment(t *testing.T) {
 }
 
 // outcomesBySetting returns r's outcomes keyed by run, whatever the order
-// of its settings.
+// of its settings. A diversity the log does not hold (NaN) becomes -Inf,
+// so that reflect.DeepEqual can compare two of them.
 func outcomesBySetting(r *HetGPSResults) map[string]HetGPSOutcome {
 	out := map[string]HetGPSOutcome{}
 	for _, o := range r.Outcomes() {
+		for _, d := range []*float64{&o.HetDiversity, &o.HomDiversity} {
+			if math.IsNaN(*d) {
+				*d = math.Inf(-1)
+			}
+		}
 		out[o.Setting+"/seed"+strconv.Itoa(o.Seed)] = o
 	}
 	return out
