@@ -104,3 +104,86 @@ func sameStats(got, want learn.PairStats) string {
 	}
 	return ""
 }
+
+// TestStoredHetGPSRetrain does for stored HetGPS runs what
+// TestStoredRunsRetrain does for trained pairs: it reruns the first
+// iterations of each from its spec.json and checks every number of the
+// log against the stored one, bit for bit, θ and its gradient included,
+// and the diversities where the stored log has them. The runs cover both
+// environments HetGPS searches, both families and both directions (the
+// descent's warm-up too).
+func TestStoredHetGPSRetrain(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skipf("the stored runs were trained on amd64; on %s the numbers differ in the last bits", runtime.GOARCH)
+	}
+	for _, c := range []struct {
+		dir        string
+		iterations int
+	}{
+		{"hetgps-softmax/matrix2/seed1", 30},
+		{"hetgps-softmax/matrix4/seed2", 30},
+		{"hetgps-softmax/capture/seed1", 15},
+		{"hetgps-powersum-matrix18/matrix2/seed2", 30},
+		{"hetgps-adverse/capture/seed3", 15},
+		{"hetgps-descent/matrix2/seed1", 30},
+	} {
+		c := c
+		t.Run(c.dir, func(t *testing.T) {
+			stored := filepath.Join("..", "testdata", "reproductions", filepath.FromSlash(c.dir))
+			spec, err := learn.ReadHetGPSSpec(stored)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec.Run.Iterations = c.iterations
+			res, err := learn.HetGPS(spec, learn.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, err := learn.ReadHetGPSLog(stored)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// As in TestStoredRunsRetrain, the last row is left out.
+			for k := 0; k < c.iterations-1; k++ {
+				if msg := sameHetGPSStats(res.Log[k], want[k]); msg != "" {
+					t.Fatalf("iteration %d: %s", k+1, msg)
+				}
+			}
+		})
+	}
+}
+
+// sameHetGPSStats is sameStats for a row of a HetGPS log: the pair's
+// numbers, θ, its gradient, the gain it was measured with and whether θ
+// stepped, and the diversities unless the stored row lacks them (NaN).
+func sameHetGPSStats(got, want learn.HetGPSStats) string {
+	if msg := sameStats(got.PairStats, want.PairStats); msg != "" {
+		return msg
+	}
+	if len(got.Theta) != len(want.Theta) || len(got.ThetaGrad) != len(want.ThetaGrad) {
+		return fmt.Sprintf("θ of %d and gradient of %d values retrained, %d and %d stored",
+			len(got.Theta), len(got.ThetaGrad), len(want.Theta), len(want.ThetaGrad))
+	}
+	type pair struct {
+		name string
+		g, w float64
+	}
+	values := []pair{{"grad gain", got.GradGain, want.GradGain}}
+	for i := range got.Theta {
+		values = append(values, pair{fmt.Sprintf("θ[%d]", i), got.Theta[i], want.Theta[i]},
+			pair{fmt.Sprintf("∂gain/∂θ[%d]", i), got.ThetaGrad[i], want.ThetaGrad[i]})
+	}
+	if !math.IsNaN(want.HetDiversity) {
+		values = append(values, pair{"het diversity", got.HetDiversity, want.HetDiversity},
+			pair{"hom diversity", got.HomDiversity, want.HomDiversity})
+	}
+	for _, v := range values {
+		if math.Float64bits(v.g) != math.Float64bits(v.w) && !(math.IsNaN(v.g) && math.IsNaN(v.w)) {
+			return fmt.Sprintf("%s: %v retrained, %v stored", v.name, v.g, v.w)
+		}
+	}
+	if got.EnvStep != want.EnvStep {
+		return fmt.Sprintf("θ stepped: %v retrained, %v stored", got.EnvStep, want.EnvStep)
+	}
+	return ""
+}
