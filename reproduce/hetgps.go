@@ -1233,12 +1233,15 @@ const (
 	HetGPSCSV     = "trajectories.csv"
 	HetGPSSummary = "summary.txt"
 	hetgpsPNG     = "hetgps-%s.png"
+	// hetgpsOutcomesPNG is the file of a setting's OutcomeFigure.
+	hetgpsOutcomesPNG = "hetgps-%s-outcomes.png"
 )
 
 // Save writes to dir the trajectories (trajectories.csv), one figure per
-// setting with runs (hetgps-<setting>.png) and the summary (summary.txt),
-// and returns the paths written. Results without a finished run write
-// nothing and return an error wrapping ErrNoRuns.
+// setting with runs (hetgps-<setting>.png), the figures of
+// SaveOutcomeFigures and the summary (summary.txt), and returns the paths
+// written. Results without a finished run write nothing and return an
+// error wrapping ErrNoRuns.
 func (r *HetGPSResults) Save(dir string) ([]string, error) {
 	tables, err := r.SaveTables(dir)
 	if err != nil {
@@ -1259,7 +1262,29 @@ func (r *HetGPSResults) Save(dir string) ([]string, error) {
 		}
 		paths = append(paths, p)
 	}
-	return append(paths, summary), nil
+	outcomes, err := r.SaveOutcomeFigures(dir)
+	return append(append(paths, outcomes...), summary), err
+}
+
+// SaveOutcomeFigures writes, for each setting whose seeds split (some
+// ended as expected and some did not), its OutcomeFigure to dir as
+// hetgps-<setting>-outcomes.png, and returns the paths written. Where
+// every seed ended alike, the figure would be Figure's, and none is
+// written.
+func (r *HetGPSResults) SaveOutcomeFigures(dir string) ([]string, error) {
+	var paths []string
+	for _, s := range r.Experiment.Settings {
+		groups := r.byOutcome(s.Label)
+		if len(groups[0].results.Runs) == 0 || len(groups[1].results.Runs) == 0 {
+			continue
+		}
+		p := filepath.Join(dir, fmt.Sprintf(hetgpsOutcomesPNG, s.Label))
+		if err := r.OutcomeFigure(s.Label).Save(p); err != nil {
+			return paths, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
 }
 
 // SaveTables writes the text files of Save, trajectories.csv and

@@ -914,6 +914,45 @@ func TestHetGPSOutcomeFigure(t *testing.T) {
 	r.OutcomeFigure("capture")
 }
 
+// TestSaveOutcomeFigures checks that Save draws the figure by outcome
+// exactly for the settings whose seeds split: the 18 power-sum seeds (9
+// and 9), and no setting of the softmax and adverse presets, where every
+// seed of a setting ended alike.
+func TestSaveOutcomeFigures(t *testing.T) {
+	r, _ := loadPowerSumMatrix18(t)
+	dir := t.TempDir()
+	paths, err := r.Save(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{HetGPSCSV, "hetgps-matrix2.png", "hetgps-matrix2-outcomes.png", HetGPSSummary}
+	if len(paths) != len(want) {
+		t.Fatalf("Save wrote %v, want %v", paths, want)
+	}
+	for i, p := range paths {
+		if p != filepath.Join(dir, want[i]) {
+			t.Errorf("path %d: %s, want %s", i, p, want[i])
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "hetgps-matrix2-outcomes.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, r.OutcomeFigure("matrix2").PNG()) {
+		t.Error("hetgps-matrix2-outcomes.png is not OutcomeFigure's")
+	}
+	for _, name := range []string{"softmax", "adverse"} {
+		res, err := LoadHetGPSPreset(name, filepath.Join("..", "testdata", "reproductions", "hetgps-"+name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		split, err := res.SaveOutcomeFigures(t.TempDir())
+		if err != nil || len(split) != 0 {
+			t.Errorf("%s: SaveOutcomeFigures wrote %v (%v), want nothing: every seed of a setting ended alike", name, split, err)
+		}
+	}
+}
+
 // readCSVRows reads the CSV file at path with encoding/csv, each row as a
 // map from its header's names.
 func readCSVRows(t *testing.T, path string) []map[string]string {

@@ -65,8 +65,11 @@ std and median) are rewritten with the seeds finished so far as each
 seed finishes. When every seed is done, hetgps writes them and the
 figure of τ_T, τ_U, the gain and both teams' diversity against the
 iteration to DIR/hetgps-<env>.png, or with -plot FILE to FILE instead
-(DIR/hetgps-<env>.png is then neither written nor removed), and prints
-the summary and the files written.
+(DIR/hetgps-<env>.png is then neither written nor removed). If some
+seeds ended as expected and others did not, it also draws the two groups
+as separate bands (their θ, gain and heterogeneous team's diversity) to
+DIR/hetgps-<env>-outcomes.png. It prints the summary and the files
+written.
 
 Ctrl-C (SIGINT) or SIGTERM stops after the running iteration, keeps a
 checkpoint (θ, its optimiser and both teams), writes the same files for
@@ -402,7 +405,8 @@ func (a *app) writeHetGPS(res *reproduce.HetGPSResults, dir, plot string) error 
 // saveHetGPS writes the trajectories and summary of res to dir and its
 // figures: for a single setting with plot not empty (hetgps, whose -plot
 // defaults to DIR/hetgps-<env>.png), its figure to plot and to nowhere
-// else; otherwise each setting's to dir (res.Save). It returns the paths
+// else; otherwise each setting's to dir (res.Save). The figure by outcome
+// (res.SaveOutcomeFigures) goes to dir either way. It returns the paths
 // written, in Save's order; if the figure cannot be drawn to plot, the
 // tables' and the error.
 func saveHetGPS(res *reproduce.HetGPSResults, dir, plot string) ([]string, error) {
@@ -417,7 +421,8 @@ func saveHetGPS(res *reproduce.HetGPSResults, dir, plot string) ([]string, error
 	if err := res.Figure(e.Settings[0].Label).Save(plot); err != nil {
 		return paths, fmt.Errorf("-plot %s: %v; the results are in %s", plot, err, dir)
 	}
-	return []string{paths[0], plot, paths[1]}, nil
+	outcomes, err := res.SaveOutcomeFigures(dir)
+	return append(append([]string{paths[0], plot}, outcomes...), paths[1]), err
 }
 
 // hetgpsProgress is the progress line of HetGPS runs. Its time left is
