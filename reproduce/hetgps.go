@@ -858,7 +858,13 @@ func (r *HetGPSResults) OutcomeFigure(setting string) *figures.Figure {
 	if !ok {
 		panic(fmt.Sprintf("reproduce: HetGPS experiment %q has no setting %q", r.Experiment.Name, setting))
 	}
-	groups := r.byOutcome(setting)
+	return r.outcomeFigure(s, r.byOutcome(setting))
+}
+
+// outcomeFigure is OutcomeFigure of setting s, whose runs byOutcome split
+// into groups.
+func (r *HetGPSResults) outcomeFigure(s HetGPSSetting, groups []outcomeGroup) *figures.Figure {
+	setting := s.Label
 	quantities := append(r.quantities(), hetgpsQuantity{"het_diversity", "heterogeneous team's diversity", "",
 		func(_ HetGPSRun, st learn.HetGPSStats) float64 { return st.HetDiversity }})
 	var panels []figures.Panel
@@ -1279,7 +1285,7 @@ func (r *HetGPSResults) SaveOutcomeFigures(dir string) ([]string, error) {
 			continue
 		}
 		p := filepath.Join(dir, fmt.Sprintf(hetgpsOutcomesPNG, s.Label))
-		if err := r.OutcomeFigure(s.Label).Save(p); err != nil {
+		if err := r.outcomeFigure(s, groups).Save(p); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)
