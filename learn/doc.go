@@ -93,8 +93,9 @@
 // Alternated (x agent iterations, then y of θ); Descent minimises the
 // gain, and DescentFloor holds θ still while the measured gain is at or
 // below 0 (a negative learned gain is a lagging heterogeneous team, not
-// a θ with less gain); θ steps by Adam or plain gradient steps (SGD). Its log has the
-// columns of a paired run followed by the gain measured with the
+// a θ with less gain); θ steps by Adam or plain gradient steps (SGD),
+// for two parameters optionally in the basis of their sum and
+// difference (SumDifference). Its log has the columns of a paired run followed by the gain measured with the
 // gradient, θ, the gradient and whether θ stepped (ReadHetGPSLog); it
 // checkpoints and resumes as Train does, and LoadHetGPS rebuilds its
 // teams and final θ.

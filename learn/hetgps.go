@@ -239,6 +239,19 @@ type HetGPSSpec struct {
 	DescentFloor bool
 	// SGD takes plain gradient steps ρ ← ρ ± ThetaLR·∇ instead of Adam's.
 	SGD bool
+	// SumDifference steps θ's two raw values ρ₁, ρ₂ (Params must have
+	// exactly two) in the basis of their sum and difference,
+	// (ρ₁ + ρ₂)/√2 and (ρ₁ − ρ₂)/√2, instead of in ρ₁ and ρ₂ themselves.
+	// The basis is orthonormal, so plain gradient steps (SGD) are the
+	// same in either; Adam's are not. Adam steps each coordinate by about
+	// ThetaLR whatever the size of its gradient, so in this basis a
+	// difference of the two gradients that keeps its sign moves the
+	// parameters apart steadily even where the part they share is larger
+	// and of either sign. Power-sum T and U from 1 (the sum) are such a
+	// case: there ∂gain/∂τ_T − ∂gain/∂τ_U ≥ 0 against identical agents,
+	// while each derivative alone has either sign (see reproduce's
+	// power-sum preset and REPRODUCTIONS.md).
+	SumDifference bool
 	// ThetaLR is the learning rate of θ (default 0.05: with Adam, about
 	// the change of a raw value per environment step).
 	ThetaLR float64
@@ -368,6 +381,9 @@ func (s HetGPSSpec) check() error {
 	}
 	if len(s.Params) == 0 {
 		return bad("no parameters to search (Params is empty)")
+	}
+	if s.SumDifference && len(s.Params) != 2 {
+		return bad("SumDifference with %d parameters, want exactly 2", len(s.Params))
 	}
 	seen := map[string]bool{}
 	for _, p := range s.Params {
@@ -588,6 +604,37 @@ func parseHetGPSRow(r []string, names []string) (HetGPSStats, error) {
 	return s, nil
 }
 
+// stepTheta steps h.raw on the gradient h.grad (of the loss the
+// optimisers minimise) by SGD or Adam, in the sum-and-difference basis if
+// the spec says so. Rotating both vectors into that basis and back is
+// its own inverse, so the optimiser's state lives in the rotated
+// coordinates throughout.
+func (h *hetgps) stepTheta() {
+	if h.spec.SumDifference {
+		toSumDifference(h.raw)
+		toSumDifference(h.grad)
+	}
+	if h.spec.SGD {
+		sgdStep(h.raw, h.grad, h.spec.ThetaLR)
+	} else {
+		h.opt.step(h.raw, h.grad)
+	}
+	if h.spec.SumDifference {
+		toSumDifference(h.raw)
+	}
+}
+
+// toSumDifference maps the pair (a, b) in v to ((a+b)/√2, (a−b)/√2), an
+// orthonormal change of basis that is its own inverse. It panics unless
+// len(v) is 2.
+func toSumDifference(v []float64) {
+	if len(v) != 2 {
+		panic("learn: toSumDifference of a vector of length other than 2")
+	}
+	r := 1 / math.Sqrt2
+	v[0], v[1] = r*(v[0]+v[1]), r*(v[0]-v[1])
+}
+
 // hetgpsRecord is the specification a HetGPS run directory keeps: the
 // spec with Iterations on top, so that a run can be extended.
 type hetgpsRecord struct {
@@ -599,6 +646,7 @@ type hetgpsRecord struct {
 	AgentIters, EnvIters int
 	WarmUp               int `json:",omitempty"`
 	Descent, SGD         bool
+	SumDifference        bool `json:",omitempty"`
 	DescentFloor         bool `json:",omitempty"`
 	ThetaLR              float64
 	GradEpisodes         int
@@ -610,15 +658,16 @@ func (s HetGPSSpec) record() hetgpsRecord {
 	run.Iterations = 0
 	return hetgpsRecord{Algorithm: "HetGPS", Iterations: s.Run.Iterations, Run: run, Params: s.Params,
 		Schedule: s.Schedule.String(), AgentIters: s.AgentIters, EnvIters: s.EnvIters, WarmUp: s.WarmUp,
-		Descent: s.Descent, DescentFloor: s.DescentFloor, SGD: s.SGD, ThetaLR: s.ThetaLR,
-		GradEpisodes: s.GradEpisodes, DeterministicGrad: s.DeterministicGrad}
+		Descent: s.Descent, DescentFloor: s.DescentFloor, SGD: s.SGD, SumDifference: s.SumDifference,
+		ThetaLR: s.ThetaLR, GradEpisodes: s.GradEpisodes, DeterministicGrad: s.DeterministicGrad}
 }
 
 // spec returns the search that rec records, with its schedule parsed.
 func (rec hetgpsRecord) spec(schedule Schedule) HetGPSSpec {
 	spec := HetGPSSpec{Run: rec.Run, Params: rec.Params, Schedule: schedule, AgentIters: rec.AgentIters,
 		EnvIters: rec.EnvIters, WarmUp: rec.WarmUp, Descent: rec.Descent, DescentFloor: rec.DescentFloor,
-		SGD: rec.SGD, ThetaLR: rec.ThetaLR, GradEpisodes: rec.GradEpisodes, DeterministicGrad: rec.DeterministicGrad}
+		SGD: rec.SGD, SumDifference: rec.SumDifference, ThetaLR: rec.ThetaLR, GradEpisodes: rec.GradEpisodes,
+		DeterministicGrad: rec.DeterministicGrad}
 	spec.Run.Iterations = rec.Iterations
 	return spec
 }
@@ -1000,11 +1049,7 @@ func (h *hetgps) iterate() (HetGPSStats, error) {
 				h.grad[j] = -g // the optimisers minimise
 			}
 		}
-		if h.spec.SGD {
-			sgdStep(h.raw, h.grad, h.spec.ThetaLR)
-		} else {
-			h.opt.step(h.raw, h.grad)
-		}
+		h.stepTheta()
 		for j, p := range h.spec.Params {
 			if p.Bounded() {
 				h.raw[j] = clampRaw(h.raw[j])

@@ -154,6 +154,7 @@ func TestHetGPSValidation(t *testing.T) {
 		{func(s *HetGPSSpec) { s.Params[0].Name = "T.tau" }, `"T.tau"`},
 		{func(s *HetGPSSpec) { s.Params[1].Name = "T.t" }, `"T.t" listed twice`},
 		{func(s *HetGPSSpec) { s.Params = nil }, "no parameters"},
+		{func(s *HetGPSSpec) { s.Params, s.SumDifference = s.Params[:1], true }, "SumDifference with 1 parameters, want exactly 2"},
 		{func(s *HetGPSSpec) { s.Params[0].Low, s.Params[0].High = 2, 1 }, `"T.t": Low 2 >= High 1`},
 		{func(s *HetGPSSpec) { s.Params[1].Low, s.Params[1].High = 1, 1 }, `"U.t": Low 1 >= High 1`},
 		{func(s *HetGPSSpec) { s.Params[1].Low, s.Params[1].High, s.Params[1].Init = 0.3, 6, 6 }, `"U.t": Init 6 outside`},
@@ -1036,4 +1037,48 @@ func TestHetGPSCheckpointErrors(t *testing.T) {
 			t.Errorf("%s: LoadHetGPS: %v, want ErrCheckpoint", c.name, err)
 		}
 	}
+}
+
+// TestHetGPSSumDifferenceStep checks θ's step in the basis of the sum and
+// difference of its two raw values: Adam's first step moves each rotated
+// coordinate by its learning rate, so a gradient whose two entries share
+// a large part and differ by a little, (−1.001, −0.999) of the loss,
+// moves the first raw value by √2·lr and the second not at all, where
+// Adam in the values' own basis moves both by lr. Plain gradient steps
+// are the same in either basis, and the rotation is its own inverse.
+func TestHetGPSSumDifferenceStep(t *testing.T) {
+	const lr = 0.05
+	step := func(sumDiff, sgd bool, grad []float64) []float64 {
+		h := &hetgps{spec: HetGPSSpec{SumDifference: sumDiff, SGD: sgd, ThetaLR: lr}, opt: newAdam(2, lr),
+			raw: []float64{0.3, -0.2}, grad: append([]float64(nil), grad...)}
+		h.stepTheta()
+		return []float64{h.raw[0] - 0.3, h.raw[1] + 0.2}
+	}
+	// Adam's ε (1e-8) against the difference's gradient (0.0014) leaves
+	// 3.5e-7 of each coordinate's step undone.
+	const tol = 1e-6
+	g := []float64{-1.001, -0.999}
+	if d := step(true, false, g); math.Abs(d[0]-math.Sqrt2*lr) > tol || math.Abs(d[1]) > tol {
+		t.Errorf("Adam in the sum-difference basis moved the raw values by %v, want (%v, 0)", d, math.Sqrt2*lr)
+	}
+	if d := step(false, false, g); math.Abs(d[0]-lr) > tol || math.Abs(d[1]-lr) > tol {
+		t.Errorf("Adam in the values' own basis moved them by %v, want (%v, %v)", d, lr, lr)
+	}
+	// The difference's sign decides, whatever the shared part's.
+	if d := step(true, false, []float64{0.999, 1.001}); math.Abs(d[0]) > tol || math.Abs(d[1]+math.Sqrt2*lr) > tol {
+		t.Errorf("Adam in the sum-difference basis moved the raw values by %v, want (0, %v)", d, -math.Sqrt2*lr)
+	}
+	plain, rotated := step(false, true, g), step(true, true, g)
+	for j := range plain {
+		if want := -lr * g[j]; math.Abs(plain[j]-want) > 1e-15 || math.Abs(rotated[j]-want) > 1e-15 {
+			t.Errorf("SGD moved raw value %d by %v (own basis) and %v (sum-difference), want %v", j, plain[j], rotated[j], want)
+		}
+	}
+	v := []float64{0.7, -1.9}
+	toSumDifference(v)
+	toSumDifference(v)
+	if math.Abs(v[0]-0.7) > 1e-15 || math.Abs(v[1]+1.9) > 1e-15 {
+		t.Errorf("the rotation twice gave %v, want (0.7, -1.9)", v)
+	}
+	nnMustPanic(t, "length other than 2", func() { toSumDifference([]float64{1, 2, 3}) })
 }

@@ -807,10 +807,14 @@ func TestMedian(t *testing.T) {
 	}
 }
 
-// loadPowerSumMatrix18 reads the stored 18 seeds of the power-sum preset
-// in the matrix game (testdata/reproductions/hetgps-powersum-matrix18) as
-// the preset's own search.
-func loadPowerSumMatrix18(t *testing.T) (*HetGPSResults, string) {
+// loadPowerSumMatrix18 reads stored 18 seeds of power-sum HetGPS in the
+// matrix game: with sumDifference those of the preset
+// (testdata/reproductions/hetgps-powersum-matrix18-sumdifference), as its
+// own search; without, those of the preset before it stepped θ in the
+// basis of the exponents' sum and difference
+// (testdata/reproductions/hetgps-powersum-matrix18), as the preset's
+// search with Adam in τ_T and τ_U themselves.
+func loadPowerSumMatrix18(t *testing.T, sumDifference bool) (*HetGPSResults, string) {
 	t.Helper()
 	e, err := HetGPSLookup("powersum")
 	if err != nil {
@@ -819,8 +823,15 @@ func loadPowerSumMatrix18(t *testing.T) (*HetGPSResults, string) {
 	if e, err = e.Only("matrix2"); err != nil {
 		t.Fatal(err)
 	}
+	if !e.Settings[0].Spec.SumDifference {
+		t.Fatal("the powersum preset's matrix2 does not step θ in the sum-and-difference basis")
+	}
 	e.Seeds = 18
+	e.Settings[0].Spec.SumDifference = sumDifference
 	dir := filepath.Join("..", "testdata", "reproductions", "hetgps-powersum-matrix18")
+	if sumDifference {
+		dir += "-sumdifference"
+	}
 	r, err := LoadHetGPS(e, dir)
 	if err != nil || len(r.Runs) != 18 {
 		t.Fatalf("LoadHetGPS: %v", err)
@@ -831,11 +842,12 @@ func loadPowerSumMatrix18(t *testing.T) (*HetGPSResults, string) {
 // TestHetGPSOutcomeDiversity checks the teams' final diversities of
 // HetGPSOutcome against the logs read by encoding/csv (the evaluations of
 // the last 40 of 400 iterations), NaN for logs without them, and the
-// finding of REPRODUCTIONS.md on the stored power-sum seeds: the seeds
-// that end as the paper are exactly those whose heterogeneous team ends
-// split (diversity 1), and in the others it ends on one task (0).
+// finding of REPRODUCTIONS.md on the stored power-sum seeds of Adam in
+// τ_T and τ_U themselves: the seeds that end as the paper are exactly
+// those whose heterogeneous team ends split (diversity 1), and in the
+// others it ends on one task (0).
 func TestHetGPSOutcomeDiversity(t *testing.T) {
-	r, dir := loadPowerSumMatrix18(t)
+	r, dir := loadPowerSumMatrix18(t, false)
 	expected := 0
 	for _, o := range r.Outcomes() {
 		rows := readCSVRows(t, filepath.Join(dir, "matrix2", fmt.Sprintf("seed%d", o.Seed), "log.csv"))
@@ -870,12 +882,14 @@ func TestHetGPSOutcomeDiversity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(old.Summary(), "diversity at the end") {
-		t.Errorf("summary of logs without diversities:\n%s", old.Summary())
+	// Its capture logs predate the diversity columns; its matrix2 logs
+	// (seeds 1 to 3 of hetgps-powersum-matrix18-sumdifference) have them.
+	if n := strings.Count(old.Summary(), "diversity at the end"); n != 3 {
+		t.Errorf("summary with %d seeds' diversities, want matrix2's 3:\n%s", n, old.Summary())
 	}
 	for _, o := range old.Outcomes() {
-		if !math.IsNaN(o.HetDiversity) || !math.IsNaN(o.HomDiversity) {
-			t.Errorf("%s seed %d, a log without diversities: %v and %v, want NaN", o.Setting, o.Seed, o.HetDiversity, o.HomDiversity)
+		if capture := o.Setting == "capture"; capture != math.IsNaN(o.HetDiversity) || capture != math.IsNaN(o.HomDiversity) {
+			t.Errorf("%s seed %d: diversities %v and %v, want NaN exactly for capture's logs", o.Setting, o.Seed, o.HetDiversity, o.HomDiversity)
 		}
 	}
 }
@@ -883,7 +897,7 @@ func TestHetGPSOutcomeDiversity(t *testing.T) {
 // TestHetGPSOutcomeFigure checks that OutcomeFigure groups the runs by
 // their outcome and draws them, and refuses a setting it lacks.
 func TestHetGPSOutcomeFigure(t *testing.T) {
-	r, _ := loadPowerSumMatrix18(t)
+	r, _ := loadPowerSumMatrix18(t, false)
 	groups := r.byOutcome("matrix2")
 	asExpected := map[int]bool{}
 	for _, o := range r.Outcomes() {
@@ -919,7 +933,7 @@ func TestHetGPSOutcomeFigure(t *testing.T) {
 // and 9), and no setting of the softmax and adverse presets, where every
 // seed of a setting ended alike.
 func TestSaveOutcomeFigures(t *testing.T) {
-	r, _ := loadPowerSumMatrix18(t)
+	r, _ := loadPowerSumMatrix18(t, false)
 	dir := t.TempDir()
 	paths, err := r.Save(dir)
 	if err != nil {
@@ -974,4 +988,66 @@ func readCSVRows(t *testing.T, path string) []map[string]string {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// TestStoredPowerSumSumDifference checks the stored test of θ stepping in
+// the basis of the exponents' sum and difference (power-sum in the matrix
+// game, seeds 1 to 18; REPRODUCTIONS.md, HetGPS): both stores' summaries
+// are those of their logs, the preset's seeds 1 to 3 (hetgps-powersum) are
+// its seeds 1 to 3, the comparison gives what REPRODUCTIONS.md reports
+// (16 of 18 against 9 of 18), and the preset steps θ in that basis if and
+// only if the one-sided exact McNemar p is below 0.05, the rule fixed
+// before the runs.
+func TestStoredPowerSumSumDifference(t *testing.T) {
+	adam, _ := loadPowerSumMatrix18(t, false)
+	rotated, dir := loadPowerSumMatrix18(t, true)
+	for _, c := range []struct {
+		r    *HetGPSResults
+		dir  string
+		want int
+	}{{adam, strings.TrimSuffix(dir, "-sumdifference"), 9}, {rotated, dir, 16}} {
+		if *update {
+			if _, err := c.r.Save(c.dir); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stored, err := os.ReadFile(filepath.Join(c.dir, HetGPSSummary))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.r.Summary(); got != string(stored) {
+			t.Errorf("%s: the stored %s differs from the logs' summary:\n%s\nwant\n%s", c.dir, HetGPSSummary, stored, got)
+		}
+		n := 0
+		for _, o := range c.r.Outcomes() {
+			if o.AsExpected {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("%s: %d of 18 seeds as expected, want %d", c.dir, n, c.want)
+		}
+	}
+	for seed := 1; seed <= 3; seed++ {
+		for _, name := range []string{"log.csv", "spec.json"} {
+			a, errA := os.ReadFile(filepath.Join(dir, "matrix2", fmt.Sprintf("seed%d", seed), name))
+			b, errB := os.ReadFile(filepath.Join("..", "testdata", "reproductions", "hetgps-powersum", "matrix2", fmt.Sprintf("seed%d", seed), name))
+			if errA != nil || errB != nil || !bytes.Equal(a, b) {
+				t.Errorf("seed %d: hetgps-powersum's %s is not the 18 seeds' (%v, %v)", seed, name, errA, errB)
+			}
+		}
+	}
+	comps := CompareHetGPS(adam, rotated)
+	if len(comps) != 1 || len(comps[0].Seeds) != 18 {
+		t.Fatalf("comparison %+v, want matrix2 over 18 seeds", comps)
+	}
+	if c := comps[0]; len(c.OnlyA) != 1 || len(c.OnlyB) != 8 || math.Abs(c.P-0.01953125) > 1e-12 {
+		t.Errorf("as expected only with Adam in τ %v, only in the sum-difference basis %v, p = %v; want 1, 8 and 5/256",
+			c.OnlyA, c.OnlyB, c.P)
+	}
+	preset, _ := HetGPSLookup("powersum")
+	matrix, _ := preset.setting("matrix2")
+	if matrix.Spec.SumDifference != (comps[0].P < 0.05) {
+		t.Errorf("the powersum preset's SumDifference is %v, but the stored test gives p = %.4g", matrix.Spec.SumDifference, comps[0].P)
+	}
 }

@@ -110,8 +110,8 @@ func sameStats(got, want learn.PairStats) string {
 // iterations of each from its spec.json and checks every number of the
 // log against the stored one, bit for bit, θ and its gradient included,
 // and the diversities where the stored log has them. The runs cover both
-// environments HetGPS searches, both families and both directions (the
-// descent's warm-up too).
+// environments HetGPS searches, both families, both directions (the
+// descent's warm-up too) and both bases of θ's Adam steps.
 func TestStoredHetGPSRetrain(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skipf("the stored runs were trained on amd64; on %s the numbers differ in the last bits", runtime.GOARCH)
@@ -124,6 +124,7 @@ func TestStoredHetGPSRetrain(t *testing.T) {
 		{"hetgps-softmax/matrix4/seed2", 30},
 		{"hetgps-softmax/capture/seed1", 15},
 		{"hetgps-powersum-matrix18/matrix2/seed2", 30},
+		{"hetgps-powersum-matrix18-sumdifference/matrix2/seed1", 30},
 		{"hetgps-adverse/capture/seed3", 15},
 		{"hetgps-descent/matrix2/seed1", 30},
 	} {

@@ -45,7 +45,9 @@ into [LO, HI], as the paper's code clamps power-sum's exponents to
 0.4:5.9 after that squash; beyond the clamp the gradient is 0, so an end
 that θ reaches holds it for the rest of the run (see
 learn.ThetaParam). θ steps with Adam at -theta-lr (or plain gradient
-steps with -sgd).
+steps with -sgd). -sum-difference, for two parameters, steps them in the
+basis of their sum and difference (learn.HetGPSSpec.SumDifference), as
+the power-sum preset does in the matrix game.
 
 Schedules (-schedule): concurrent, the agents train at every iteration
 and θ steps at every -x-th; alternated, cycles of -x iterations that train
@@ -146,6 +148,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	descent := fs.Bool("descent", false, "minimise the gain instead of maximising it")
 	floor := fs.Bool("floor", false, "with -descent: θ holds still while the measured gain is at or below 0")
 	sgd := fs.Bool("sgd", false, "plain gradient steps on θ instead of Adam")
+	sumDifference := fs.Bool("sum-difference", false, "step two parameters in the basis of their sum and difference (Adam then moves their difference steadily)")
 	deterministic := fs.Bool("grad-deterministic", false, "the gain and its gradient from the teams' deterministic policies, not sampled actions")
 	thetaLR := fs.Float64("theta-lr", learn.HetGPSDefaultThetaLR, "learning rate of θ")
 	gradEpisodes := fs.Int("grad-episodes", 32, "episodes of the gain and its gradient (at most 1000000)")
@@ -230,7 +233,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		spec := learn.HetGPSSpec{
 			Run: learn.RunSpec{Env: es, Team: cfg, Iterations: *iterations,
 				EvalEvery: *tf.evalEvery, EvalEpisodes: *tf.evalEpisodes},
-			AgentIters: *x, EnvIters: *y, WarmUp: *warmUp, Descent: *descent, DescentFloor: *floor, SGD: *sgd, ThetaLR: *thetaLR, GradEpisodes: *gradEpisodes,
+			AgentIters: *x, EnvIters: *y, WarmUp: *warmUp, Descent: *descent, DescentFloor: *floor, SGD: *sgd, SumDifference: *sumDifference, ThetaLR: *thetaLR, GradEpisodes: *gradEpisodes,
 			DeterministicGrad: *deterministic,
 		}
 		if schedule.value == "alternated" {

@@ -281,7 +281,7 @@ _, _ = fmt.Print(power.Summary())
 power.Figure("capture")
 """),
 ("markdown", r"""
-In Multi-goal-capture, with the gradient on 128 episodes per team as for softmax, one seed of three ends in the paper's regime, and barely: seed 3 at $(1.81, 0.30)$ with a gain of 0.20, just short of the verdict's threshold. Seed 2 takes $\tau_U$ to the bottom of its range (0.30) but leaves $\tau_T$ at 0.94; seed 1 goes the other way, to $(0.82, 6)$, with a gain of 2.35. That gain shows what a gain *in learning* can be when the theory's gain is 0: with $T$ Schur-concave the theory's best allocation (both agents on one goal) is open to identical agents too, and power sums are not normalised, so with $\tau_U = 6$ that allocation pays many times more than any other; the heterogeneous team found it first, and the gain measures only how much faster it learned. With the gradient on 32 episodes (the setting until November 2026) two seeds of three had ended as Figure 5b, at $\tau_T$ 4.6 and 6.0 and $\tau_U$ 0.30 with gains of 1.96 and 0.65, and the third had gone to $(0.66, 6)$ with a learning-speed gain of 43.8. Three seeds per setting cannot tell these two apart from chance; both are reported. In the matrix game (gradients from the deterministic policies, as for softmax) two seeds of three end in the paper's regime, at $(4.72, 0.31)$ and $(3.82, 0.31)$ with gains of 0.76; the third takes both exponents to 2.09, where $U$ is Schur-convex too and the gain is 0. Over 18 seeds (`-seeds 18`) 9 end as Figure 5b; in the others both exponents end above 1 or both below it, where the gain is 0: sum∘sum pays every allocation the same, so the search starts with no direction (REPRODUCTIONS.md, section HetGPS, has the details).
+In Multi-goal-capture, with the gradient on 128 episodes per team as for softmax, one seed of three ends in the paper's regime, and barely: seed 3 at $(1.81, 0.30)$ with a gain of 0.20, just short of the verdict's threshold. Seed 2 takes $\tau_U$ to the bottom of its range (0.30) but leaves $\tau_T$ at 0.94; seed 1 goes the other way, to $(0.82, 6)$, with a gain of 2.35. That gain shows what a gain *in learning* can be when the theory's gain is 0: with $T$ Schur-concave the theory's best allocation (both agents on one goal) is open to identical agents too, and power sums are not normalised, so with $\tau_U = 6$ that allocation pays many times more than any other; the heterogeneous team found it first, and the gain measures only how much faster it learned. With the gradient on 32 episodes (the setting until November 2026) two seeds of three had ended as Figure 5b, at $\tau_T$ 4.6 and 6.0 and $\tau_U$ 0.30 with gains of 1.96 and 0.65, and the third had gone to $(0.66, 6)$ with a learning-speed gain of 43.8. Three seeds per setting cannot tell these two apart from chance; both are reported. In the matrix game (gradients from the deterministic policies, as for softmax, and $\theta$ stepping in the basis of the two exponents' sum and difference, below) all three seeds end in the paper's regime, at $(5.94, 0.35)$, $(5.78, 0.30)$ and $(5.60, 0.30)$ with gains of 0.77, the theory's $2 - 2^{0.3}$ there; over 18 seeds (`-seeds 18`) 16 do. With Adam stepping $\tau_T$ and $\tau_U$ themselves, the preset until December 2026, 9 of the same 18 did, and in the others both exponents ended above 1 or both below it, where the gain is 0: sum∘sum pays every allocation the same, so the search starts with no direction of its own for either exponent (REPRODUCTIONS.md, section HetGPS, has the details).
 
 What the search sees of $\tau_T$ at the start is the difference between the teams' $\partial R/\partial \tau_T$, and there the two families part ways. At softmax's start (both means) that derivative is the spread of the agents' efforts on each task, so any team whose agents differ beats identical agents. At power-sum's start (both sums) it is $\sum_{ij} a_{ij} \ln a_{ij}$, which sees only how concentrated each agent's efforts are: two identical agents that concentrate beat two spread specialists (`TestPowerSumStartSignal` checks both on random teams). Two teams of two agents on two tasks, each task's column (the two agents' efforts) given:
 """),
@@ -329,9 +329,9 @@ _, _ = fmt.Printf("power-sum at 1: ∂gain/∂τ_T = %+.4f, ∂gain/∂τ_U = %+
 _, _ = fmt.Printf("their difference %+.4f, and Σ_j T_j (ln N − H_j) = %.4f\n", dT-dU, split)
 """),
 ("markdown", r"""
-Both derivatives are negative, so Adam would lower both exponents, although the split favours $\tau_T$ over $\tau_U$ by 0.16. In the 18 matrix-game seeds of REPRODUCTIONS.md, $\tau_T - \tau_U$ stayed positive through the first three steps of $\theta$ in every seed but one step ($-8 \cdot 10^{-5}$), while both exponents moved together by about 0.05 a step. A step that keeps the gradient's direction (Adam with one second moment for both parameters, tried as a probe) ended 9 of the 18 seeds as the paper too: the shared part, not the optimiser, decides.
+Both derivatives are negative, so Adam would lower both exponents, although the split favours $\tau_T$ over $\tau_U$ by 0.16. In the 18 matrix-game seeds of REPRODUCTIONS.md, $\tau_T - \tau_U$ stayed positive through the first three steps of $\theta$ in every seed but one step ($-8 \cdot 10^{-5}$), while both exponents moved together by about 0.05 a step. A step that keeps the gradient's direction (Adam with one second moment for both parameters, tried as a probe) ended 9 of the 18 seeds as the paper too, and so did plain gradient steps. What works is to give the difference a step of its own: Adam in the basis $((\rho_T + \rho_U)/\sqrt 2, (\rho_T - \rho_U)/\sqrt 2)$ of the raw values (`learn.HetGPSSpec.SumDifference`, `-sum-difference`) steps the difference by its learning rate with the split's sign, whatever the shared part does. It ended 16 of the 18 seeds as the paper (below), and the matrix preset now uses it.
 
-What holds each seed where it ends is what the heterogeneous team settled on. The 18 matrix-game seeds are stored with both teams' diversity at every evaluation (0 for agents with the same efforts, 1 for agents on different tasks) in `testdata/reproductions/hetgps-powersum-matrix18`; `HetGPSOutcome` gives, run by run, where $\theta$ and the gain ended and the diversity each team ended at:
+What held each seed of the old search where it ended is what the heterogeneous team settled on. Its 18 matrix-game seeds (Adam in $\tau_T$ and $\tau_U$) are stored with both teams' diversity at every evaluation (0 for agents with the same efforts, 1 for agents on different tasks) in `testdata/reproductions/hetgps-powersum-matrix18`; `HetGPSOutcome` gives, run by run, where $\theta$ and the gain ended and the diversity each team ended at:
 """),
 ("code", r"""
 dir18 := "../testdata/reproductions/hetgps-powersum-matrix18"
@@ -355,12 +355,39 @@ The heterogeneous team ends split (diversity 1) in exactly the 9 seeds as expect
 power18.OutcomeFigure("matrix2")
 """),
 ("markdown", r"""
+The same 18 seeds with $\theta$ stepping in the basis of the exponents' sum and difference, the preset now, are stored in `testdata/reproductions/hetgps-powersum-matrix18-sumdifference`. `reproduce.CompareHetGPS` pairs the two searches seed by seed (the command line: `hetgain hetgps-compare DIR_A DIR_B`; the section on comparing variants below has more):
+"""),
+("code", r"""
+dirSD := "../testdata/reproductions/hetgps-powersum-matrix18-sumdifference"
+eSD, err := reproduce.ReadHetGPSExperiment(dirSD)
+if err != nil {
+	panic(err)
+}
+power18SD, err := reproduce.LoadHetGPS(eSD, dirSD)
+if err != nil {
+	panic(err)
+}
+for _, c := range reproduce.CompareHetGPS(power18, power18SD) {
+	_, _ = fmt.Printf("%s, seeds %d to %d: as the paper in both bases %d, in neither %d\n",
+		c.Setting, c.Seeds[0], c.Seeds[len(c.Seeds)-1], c.Both, c.Neither)
+	_, _ = fmt.Printf("only with Adam in τ_T and τ_U %v, only in the sum-and-difference basis %v\n", c.OnlyA, c.OnlyB)
+	_, _ = fmt.Printf("one-sided exact McNemar p for the new basis: %.3g (the rule, fixed before the runs: adopt it iff below 0.05)\n", c.P)
+	_, _ = fmt.Printf("gains at the end higher in the new basis, signed-rank p: %.3g\n", c.Gain.Greater)
+}
+"""),
+("code", r"""
+power18SD.Figure("matrix2")
+"""),
+("markdown", r"""
+Seed 14 still lets both exponents rise together; seed 17 reaches the paper's regime but ends at $\tau_U = 1.11$, just outside it, after wandering between 0.38 and 1.1 with its heterogeneous team split. Multi-goal-capture keeps Adam in $\tau_T$ and $\tau_U$: the new basis has not been tested there.
+"""),
+("markdown", r"""
 **The other presets** (matrix game, $N = M = 2$, 3 seeds of 400 iterations each; Multi-goal-capture 3 seeds of 400 iterations, 640,000 frames per team, after a warm-up of 200 iterations for the descent); their logs are kept in `testdata/reproductions/hetgps-adverse` and `hetgps-descent`, and `reproduce.LoadHetGPSPreset` reads them as above:
 
 | preset | start $(\tau_T, \tau_U)$ | outcome |
 |---|---|---|
 | `adverse` | $(-5, 5)$ | 0 of 3: every team puts all effort on one task, the gain and its gradient are 0, and $\theta$ barely moves ($\tau_T$ to about $-4$) |
-| `powersum` | $(1, 1)$ | 2 of 3: $(\tau_T, \tau_U)$ ends at $(4.72, 0.31)$ and $(3.82, 0.31)$ with gains of 0.76; one seed takes both exponents to 2.09, where the gain is 0 |
+| `powersum` | $(1, 1)$ | 3 of 3 with $\theta$ in the sum-and-difference basis: $(\tau_T, \tau_U)$ ends at $(5.94, 0.35)$, $(5.78, 0.30)$ and $(5.60, 0.30)$ with gains of 0.77 |
 | `descent` (minimising, with the floor) | $(5, -5)$ | 3 of 3: the gain peaks near 0.45 while the heterogeneous team specialises, then $\tau_T$ falls to just below 0 ($-0.06$, $-0.004$, $-0.002$) and the gain ends at $-0.002$ or closer to 0. The floor (`learn.HetGPSSpec.DescentFloor`, `-floor`) holds $\theta$ still while the measured gain is at or below 0. The learned gain, unlike the theory's, can be negative: without the floor the descent went on minimising it, and over 36 seeds 16 ended more than 0.02 below 0, three of them at $-0.45$, where the heterogeneous team kept the specialists' allocation after $T$ turned Schur-concave, one agent spreading its effort alone gains little and only both together reach the homogeneous team's 0.5 (`TestDescentPlateau`). With the floor all 36 end within 0.01 of 0 (see REPRODUCTIONS.md) |
 | `descent`, Multi-goal-capture | $(5, -5)$ | 2 of 3 by the verdict (12 of 18 with `-seeds 18`, and the gain ends near 0 in all 18). The teams first train for 200 iterations at $(5, -5)$ (a warm-up, so that there is a gain to descend from; without it $\tau_T$ fell below 0 before the heterogeneous team had learned any gain). One seed learned a gain of 1.0 in the warm-up; the descent took it to about 0 within 100 iterations as $\tau_T$ fell through 0, and the floor held it there ($-0.03$ to $-0.14$ over the last 300 iterations; without the floor it went on to $-0.5$). Another learned little (0.07) and stops with $\tau_U$ just past 0. The third is held at $(2.71, -0.61)$, still inside the region of a gain, because its heterogeneous team fell behind the homogeneous one there: a lag the floor cannot tell from a lost gain |
 | `adverse`, Multi-goal-capture | $(-5, 5)$ | 0 of 3: $\tau_T$ rises in every seed (to 9.4, $-2.6$ and 11.9), $\tau_U$ falls past 0 in one (to $-7.2$, the seed whose $\tau_T$ stays below 0) and rises in the others (to 17.8 and 13.2); the gains end at 0.06, 0.07 and $-0.23$; the paper reaches about $(13, -10)$ at 50M frames per run and $(23, -17)$ at 100M |
