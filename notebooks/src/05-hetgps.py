@@ -334,15 +334,20 @@ Both derivatives are negative, so Adam would lower both exponents, although the 
 What held each seed of the old search where it ended is what the heterogeneous team settled on. Its 18 matrix-game seeds (Adam in $\tau_T$ and $\tau_U$) are stored with both teams' diversity at every evaluation (0 for agents with the same efforts, 1 for agents on different tasks) in `testdata/reproductions/hetgps-powersum-matrix18`; `HetGPSOutcome` gives, run by run, where $\theta$ and the gain ended and the diversity each team ended at:
 """),
 ("code", r"""
-dir18 := "../testdata/reproductions/hetgps-powersum-matrix18"
-e18, err := reproduce.ReadHetGPSExperiment(dir18)
-if err != nil {
-	panic(err)
+// loadRuns reads a directory of HetGPS runs back from their own spec.json
+// files, whatever command made them.
+loadRuns := func(dir string) *reproduce.HetGPSResults {
+	e, err := reproduce.ReadHetGPSExperiment(dir)
+	if err != nil {
+		panic(err)
+	}
+	res, err := reproduce.LoadHetGPS(e, dir)
+	if err != nil {
+		panic(err)
+	}
+	return res
 }
-power18, err := reproduce.LoadHetGPS(e18, dir18)
-if err != nil {
-	panic(err)
-}
+power18 := loadRuns("../testdata/reproductions/hetgps-powersum-matrix18")
 for _, o := range power18.Outcomes() {
 	_, _ = fmt.Printf("seed %2d: (τ_T, τ_U) ends at (%.2f, %.2f), gain %6.3f, diversity het %.2f hom %.2f, as expected: %v\n",
 		o.Seed, o.ThetaEnd[0], o.ThetaEnd[1], o.GainEnd, o.HetDiversity, o.HomDiversity, o.AsExpected)
@@ -358,15 +363,7 @@ power18.OutcomeFigure("matrix2")
 The same 18 seeds with $\theta$ stepping in the basis of the exponents' sum and difference, the preset now, are stored in `testdata/reproductions/hetgps-powersum-matrix18-sumdifference`. `reproduce.CompareHetGPS` pairs the two searches seed by seed (the command line: `hetgain hetgps-compare DIR_A DIR_B`; the section on comparing variants below has more):
 """),
 ("code", r"""
-dirSD := "../testdata/reproductions/hetgps-powersum-matrix18-sumdifference"
-eSD, err := reproduce.ReadHetGPSExperiment(dirSD)
-if err != nil {
-	panic(err)
-}
-power18SD, err := reproduce.LoadHetGPS(eSD, dirSD)
-if err != nil {
-	panic(err)
-}
+power18SD := loadRuns("../testdata/reproductions/hetgps-powersum-matrix18-sumdifference")
 for _, c := range reproduce.CompareHetGPS(power18, power18SD) {
 	_, _ = fmt.Printf("%s, seeds %d to %d: as the paper in both bases %d, in neither %d\n",
 		c.Setting, c.Seeds[0], c.Seeds[len(c.Seeds)-1], c.Both, c.Neither)
@@ -423,19 +420,8 @@ Does a change to a search (a clamp, a learning rate) make more seeds end as the 
 The stored example: the reference implementation clamps power-sum's exponents to $[0.4, 5.9]$ after its squash to $(0.3, 6)$, which makes both ends absorbing (`learn.ThetaParam.ClampLow`). On seeds 1 to 18 of Multi-goal-capture the clamp gave 11 seeds as the paper against 7 ($p = 0.11$), short of the rule fixed before the runs ($p < 0.05$). Adding seeds to that same test after seeing it would be optional stopping, so the test was run again on fresh seeds, 19 to 36 (`-seeds 36 -first-seed 19`), with both variants:
 """),
 ("code", r"""
-fresh := func(variant string) *reproduce.HetGPSResults {
-	dir := "../testdata/reproductions/hetgps-powersum-fresh/" + variant
-	e, err := reproduce.ReadHetGPSExperiment(dir)
-	if err != nil {
-		panic(err)
-	}
-	res, err := reproduce.LoadHetGPS(e, dir)
-	if err != nil {
-		panic(err)
-	}
-	return res
-}
-withoutClamp, withClamp := fresh("noclamp"), fresh("clamp")
+withoutClamp := loadRuns("../testdata/reproductions/hetgps-powersum-fresh/noclamp")
+withClamp := loadRuns("../testdata/reproductions/hetgps-powersum-fresh/clamp")
 for _, c := range reproduce.CompareHetGPS(withoutClamp, withClamp) {
 	_, _ = fmt.Printf("%s, seeds %d to %d: as the paper with and without the clamp %d, with neither %d\n",
 		c.Setting, c.Seeds[0], c.Seeds[len(c.Seeds)-1], c.Both, c.Neither)
