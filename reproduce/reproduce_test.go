@@ -900,6 +900,7 @@ func TestStoredReproductions(t *testing.T) {
 	storedHetGPS(t, "adverse", 6)
 	storedHetGPS(t, "descent", 6)
 	storedPowerSumClampTest(t)
+	storedPowerSumFreshSumDifferenceTest(t)
 }
 
 // storedObservability checks the stored observability reproduction: its
@@ -1024,6 +1025,9 @@ func storedPowerSumClampTest(t *testing.T) {
 		// the runs back too: LoadHetGPS refuses runs of another search.
 		own, _ := preset.Only("capture")
 		own.Seeds, own.FirstSeed = 36, 19
+		// The clamp's test was run with Adam in τ_T and τ_U themselves,
+		// before the preset stepped them in the sum-and-difference basis.
+		own.Settings[0].Spec.SumDifference = false
 		params := own.Settings[0].Spec.Params
 		own.Settings[0].Spec.Params = nil
 		for _, p := range params {
@@ -1063,6 +1067,65 @@ func storedPowerSumClampTest(t *testing.T) {
 	if clamped := capture.Spec.Params[0].Clamped(); clamped != (comps[0].P < 0.05) {
 		t.Errorf("the powersum preset's clamp is %v, but the fresh test gives p = %.4g (only with the clamp %v, only without %v)",
 			clamped, comps[0].P, comps[0].OnlyB, comps[0].OnlyA)
+	}
+}
+
+// storedPowerSumFreshSumDifferenceTest checks the stored fresh test of θ
+// stepping in the basis of the exponents' sum and difference in
+// Multi-goal-capture (seeds 19 to 36; REPRODUCTIONS.md, HetGPS): the runs
+// are the powersum preset's capture search, their summary is that of
+// their logs, the comparison against the same seeds with Adam in τ_T and
+// τ_U (hetgps-powersum-fresh/noclamp) gives what REPRODUCTIONS.md reports,
+// and the preset steps θ in that basis in capture if and only if the
+// one-sided p is below 0.05, the rule fixed before the runs.
+func storedPowerSumFreshSumDifferenceTest(t *testing.T) {
+	preset, err := HetGPSLookup("powersum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, _ := preset.Only("capture")
+	own.Seeds, own.FirstSeed = 36, 19
+	own.Settings[0].Spec.SumDifference = true
+	base := filepath.Join("..", "testdata", "reproductions", "hetgps-powersum-fresh")
+	if r, err := LoadHetGPS(own, filepath.Join(base, "sumdifference")); err != nil || len(r.Runs) != 18 {
+		t.Fatalf("sumdifference read as the preset's search with the basis: %v", err)
+	}
+	read := func(variant string) *HetGPSResults {
+		e, err := ReadHetGPSExperiment(filepath.Join(base, variant))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := LoadHetGPS(e, filepath.Join(base, variant))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	rotated := read("sumdifference")
+	if *update {
+		if _, err := rotated.Save(filepath.Join(base, "sumdifference")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stored, err := os.ReadFile(filepath.Join(base, "sumdifference", HetGPSSummary))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rotated.Summary(); got != string(stored) {
+		t.Errorf("sumdifference: the stored %s differs from the logs' summary:\n%s\nwant\n%s", HetGPSSummary, stored, got)
+	}
+	comps := CompareHetGPS(read("noclamp"), rotated)
+	if len(comps) != 1 || len(comps[0].Seeds) != 18 {
+		t.Fatalf("comparison %+v, want capture over 18 seeds", comps)
+	}
+	c := comps[0]
+	if len(c.OnlyA) != 1 || len(c.OnlyB) != 6 || math.Abs(c.P-0.0625) > 1e-12 {
+		t.Errorf("as expected only with Adam in τ %v, only in the sum-difference basis %v, p = %v; want 1, 6 and 1/16",
+			c.OnlyA, c.OnlyB, c.P)
+	}
+	capture, _ := preset.setting("capture")
+	if capture.Spec.SumDifference != (c.P < 0.05) {
+		t.Errorf("the powersum preset's capture SumDifference is %v, but the fresh test gives p = %.4g", capture.Spec.SumDifference, c.P)
 	}
 }
 
