@@ -95,8 +95,9 @@
 // below 0 (a negative learned gain is a lagging heterogeneous team, not
 // a θ with less gain); θ steps by Adam or plain gradient steps (SGD),
 // for two parameters optionally in the basis of their sum and
-// difference (SumDifference). Its log has the columns of a paired run followed by the gain measured with the
-// gradient, θ, the gradient and whether θ stepped (ReadHetGPSLog); it
+// difference (SumDifference). Its log has the columns of a paired run
+// followed by the gain measured with the gradient, θ, the gradient and
+// whether θ stepped (ReadHetGPSLog); it
 // checkpoints and resumes as Train does, and LoadHetGPS rebuilds its
 // teams and final θ.
 //

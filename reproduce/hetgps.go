@@ -248,11 +248,11 @@ func hetgpsCapture(u, t string, params []learn.ThetaParam) HetGPSSetting {
 //     more than 0.02 below 0 (3 at −0.45); with it all 36 ended within
 //     0.01 of 0 (see REPRODUCTIONS.md, section "HetGPS").
 //
-// Each runs 3 seeds, with Adam at learning rate 0.05 on θ (in the
-// basis of the exponents' sum and difference for power-sum in the
-// matrix game) and the concurrent schedule (θ steps at every iteration): 400 iterations of
-// 1600 frames (after the warm-up, if any), in the matrix game and in
-// Multi-goal-capture.
+// Each runs 3 seeds, with Adam at learning rate 0.05 on θ (in the basis
+// of the exponents' sum and difference for power-sum in the matrix game)
+// and the concurrent schedule (θ steps at every iteration): 400
+// iterations of 1600 frames (after the warm-up, if any), in the matrix
+// game and in Multi-goal-capture.
 func HetGPSExperiments() []HetGPSExperiment {
 	// The operators start at θ's initial values, so that the
 	// environment's description says where the search starts.

@@ -899,8 +899,7 @@ func TestStoredReproductions(t *testing.T) {
 	storedHetGPS(t, "powersum", 6)
 	storedHetGPS(t, "adverse", 6)
 	storedHetGPS(t, "descent", 6)
-	storedPowerSumClampTest(t)
-	storedPowerSumFreshSumDifferenceTest(t)
+	storedPowerSumFreshTests(t)
 }
 
 // storedObservability checks the stored observability reproduction: its
@@ -997,21 +996,25 @@ func storedObservabilityIndex(t *testing.T) {
 	}
 }
 
-// storedPowerSumClampTest checks the stored fresh test of the reference's
-// clamp (power-sum in Multi-goal-capture, seeds 19 to 36, without and with
-// the clamp; REPRODUCTIONS.md, HetGPS): both are the powersum preset's
-// capture search, the second with the clamp [0.4, 5.9] on both exponents,
-// their summaries are those of their logs, and the preset has the clamp if
-// and only if the test's one-sided p is below 0.05, the rule fixed before
-// the runs.
-func storedPowerSumClampTest(t *testing.T) {
+// storedPowerSumFreshTests checks the stored fresh tests of power-sum in
+// Multi-goal-capture on seeds 19 to 36 (REPRODUCTIONS.md, HetGPS): the
+// reference's clamp, and θ stepping in the basis of the exponents' sum
+// and difference. The three stores are the powersum preset's capture
+// search with Adam in τ_T and τ_U (noclamp), with the clamp [0.4, 5.9] on
+// both exponents (clamp) and in the new basis (sumdifference); their
+// summaries are those of their logs; each variant's comparison with the
+// first gives what REPRODUCTIONS.md reports; and the preset has the clamp,
+// and the basis in capture, if and only if its test's one-sided p is
+// below 0.05, the rules fixed before the runs.
+func storedPowerSumFreshTests(t *testing.T) {
 	preset, err := HetGPSLookup("powersum")
 	if err != nil {
 		t.Fatal(err)
 	}
 	capture, _ := preset.setting("capture")
-	var res [2]*HetGPSResults
-	for k, variant := range []string{"noclamp", "clamp"} {
+	variants := []string{"noclamp", "clamp", "sumdifference"}
+	res := make([]*HetGPSResults, len(variants))
+	for k, variant := range variants {
 		dir := filepath.Join("..", "testdata", "reproductions", "hetgps-powersum-fresh", variant)
 		e, err := ReadHetGPSExperiment(dir)
 		if err != nil {
@@ -1021,17 +1024,15 @@ func storedPowerSumClampTest(t *testing.T) {
 			e.Settings[0].Scale != capture.Scale {
 			t.Fatalf("%s: seeds %d to %d, settings %v; want seeds 19 to 36 of capture", variant, e.FirstSeed, e.Seeds, e.Labels())
 		}
-		// The preset's own search (with the clamp for the second) reads
-		// the runs back too: LoadHetGPS refuses runs of another search.
+		// The preset's own search (with the clamp or the basis) reads the
+		// runs back too: LoadHetGPS refuses runs of another search.
 		own, _ := preset.Only("capture")
 		own.Seeds, own.FirstSeed = 36, 19
-		// The clamp's test was run with Adam in τ_T and τ_U themselves,
-		// before the preset stepped them in the sum-and-difference basis.
-		own.Settings[0].Spec.SumDifference = false
+		own.Settings[0].Spec.SumDifference = variant == "sumdifference"
 		params := own.Settings[0].Spec.Params
 		own.Settings[0].Spec.Params = nil
 		for _, p := range params {
-			if k == 1 {
+			if variant == "clamp" {
 				p.ClampLow, p.ClampHigh = 0.4, 5.9
 			}
 			own.Settings[0].Spec.Params = append(own.Settings[0].Spec.Params, p)
@@ -1060,72 +1061,23 @@ func storedPowerSumClampTest(t *testing.T) {
 		}
 		res[k] = r
 	}
-	comps := CompareHetGPS(res[0], res[1])
-	if len(comps) != 1 || len(comps[0].Seeds) != 18 {
-		t.Fatalf("comparison %+v, want capture over 18 seeds", comps)
-	}
-	if clamped := capture.Spec.Params[0].Clamped(); clamped != (comps[0].P < 0.05) {
-		t.Errorf("the powersum preset's clamp is %v, but the fresh test gives p = %.4g (only with the clamp %v, only without %v)",
-			clamped, comps[0].P, comps[0].OnlyB, comps[0].OnlyA)
-	}
-}
-
-// storedPowerSumFreshSumDifferenceTest checks the stored fresh test of θ
-// stepping in the basis of the exponents' sum and difference in
-// Multi-goal-capture (seeds 19 to 36; REPRODUCTIONS.md, HetGPS): the runs
-// are the powersum preset's capture search, their summary is that of
-// their logs, the comparison against the same seeds with Adam in τ_T and
-// τ_U (hetgps-powersum-fresh/noclamp) gives what REPRODUCTIONS.md reports,
-// and the preset steps θ in that basis in capture if and only if the
-// one-sided p is below 0.05, the rule fixed before the runs.
-func storedPowerSumFreshSumDifferenceTest(t *testing.T) {
-	preset, err := HetGPSLookup("powersum")
-	if err != nil {
-		t.Fatal(err)
-	}
-	own, _ := preset.Only("capture")
-	own.Seeds, own.FirstSeed = 36, 19
-	own.Settings[0].Spec.SumDifference = true
-	base := filepath.Join("..", "testdata", "reproductions", "hetgps-powersum-fresh")
-	if r, err := LoadHetGPS(own, filepath.Join(base, "sumdifference")); err != nil || len(r.Runs) != 18 {
-		t.Fatalf("sumdifference read as the preset's search with the basis: %v", err)
-	}
-	read := func(variant string) *HetGPSResults {
-		e, err := ReadHetGPSExperiment(filepath.Join(base, variant))
-		if err != nil {
-			t.Fatal(err)
+	for k, c := range []struct {
+		inPreset     bool
+		onlyA, onlyB int
+	}{{capture.Spec.Params[0].Clamped(), 2, 0}, {capture.Spec.SumDifference, 1, 6}} {
+		comps := CompareHetGPS(res[0], res[k+1])
+		if len(comps) != 1 || len(comps[0].Seeds) != 18 {
+			t.Fatalf("%s: comparison %+v, want capture over 18 seeds", variants[k+1], comps)
 		}
-		r, err := LoadHetGPS(e, filepath.Join(base, variant))
-		if err != nil {
-			t.Fatal(err)
+		got := comps[0]
+		if len(got.OnlyA) != c.onlyA || len(got.OnlyB) != c.onlyB {
+			t.Errorf("%s: as expected only without it %v, only with it %v; want %d and %d seeds",
+				variants[k+1], got.OnlyA, got.OnlyB, c.onlyA, c.onlyB)
 		}
-		return r
-	}
-	rotated := read("sumdifference")
-	if *update {
-		if _, err := rotated.Save(filepath.Join(base, "sumdifference")); err != nil {
-			t.Fatal(err)
+		if c.inPreset != (got.P < 0.05) {
+			t.Errorf("the powersum preset's capture has %s %v, but the fresh test gives p = %.4g (only with it %v, only without %v)",
+				variants[k+1], c.inPreset, got.P, got.OnlyB, got.OnlyA)
 		}
-	}
-	stored, err := os.ReadFile(filepath.Join(base, "sumdifference", HetGPSSummary))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := rotated.Summary(); got != string(stored) {
-		t.Errorf("sumdifference: the stored %s differs from the logs' summary:\n%s\nwant\n%s", HetGPSSummary, stored, got)
-	}
-	comps := CompareHetGPS(read("noclamp"), rotated)
-	if len(comps) != 1 || len(comps[0].Seeds) != 18 {
-		t.Fatalf("comparison %+v, want capture over 18 seeds", comps)
-	}
-	c := comps[0]
-	if len(c.OnlyA) != 1 || len(c.OnlyB) != 6 || math.Abs(c.P-0.0625) > 1e-12 {
-		t.Errorf("as expected only with Adam in τ %v, only in the sum-difference basis %v, p = %v; want 1, 6 and 1/16",
-			c.OnlyA, c.OnlyB, c.P)
-	}
-	capture, _ := preset.setting("capture")
-	if capture.Spec.SumDifference != (c.P < 0.05) {
-		t.Errorf("the powersum preset's capture SumDifference is %v, but the fresh test gives p = %.4g", capture.Spec.SumDifference, c.P)
 	}
 }
 
