@@ -178,7 +178,10 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 //     from the best point, which the ascent cannot make where a gradient
 //     vanishes (powersum(3) on an empty task): the best of the moves that
 //     shift half or all of one entry's effort above the floor to another
-//     task of its row, if it improves, is ascended through the last
+//     task of its row, or spread it equally over all the other tasks of
+//     its row (this raises several task scores at once, as a minimum
+//     over tasks needs: min∘powersum(2), N = 3, M = 5, went from 0.25 to
+//     0.26995 with it), if it improves, is ascended through the last
 //     smoothing stage alone and the true reward (the coarse stages can
 //     carry a point to another basin), as is the best point itself first
 //     for a non-smooth reward; this is repeated while it improves, at most
@@ -223,9 +226,13 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 // the score scale. The threshold operators are step functions: their
 // problems are combinatorial (knapsack-like for Blotto), and the search is
 // a heuristic there (exact in 57 of 60 random Blotto instances in the
-// tests; use Blotto and LevelForaging for exact optima). ΔR can therefore
-// be underestimated (R_het too low) or overestimated (R_hom too low);
-// tests compare with closed forms, Theorem 3.4, exact and grid searches.
+// tests; use Blotto and LevelForaging for exact optima). So is raising a
+// minimum of convex task scores (min∘powersum(p), p > 1): for p = 2,
+// N = 3, M = 5 Het is 0.26995 where a hill-climbing search by transfers
+// of effort within rows, from 40 random starts, reaches 0.2726. ΔR can
+// therefore be underestimated (R_het too low) or overestimated (R_hom too
+// low); tests compare with closed forms, Theorem 3.4, exact and grid
+// searches.
 //
 // Points where a task score is outside U's domain, or R overflows, are
 // treated as undefined and avoided; an overflow anywhere among the points
@@ -951,7 +958,8 @@ var numMoveShares = [...]float64{0.5, 1}
 // moves improves p by non-local moves, which the ascent cannot make where
 // the gradient vanishes (an empty task whose T has zero derivative at 0,
 // such as powersum(3)): every move shifts a share (numMoveShares) of one
-// entry's effort above the floor to another task of the same row. For a
+// entry's effort above the floor to another task of the same row, or
+// spreads it equally over all the other tasks of the row. For a
 // non-smooth reward p is first ascended through the last smoothing stage
 // (ascendFine). Then the best move, if it beats the point, is ascended in
 // the same way (iters iterations per stage), and the rounds repeat from
@@ -989,7 +997,7 @@ func (a *numAscent) bestMove(p numPoint) (numPoint, bool) {
 	count := 0
 	for _, v := range p.x {
 		if v > lo {
-			count += (m - 1) * len(numMoveShares)
+			count += m * len(numMoveShares) // m−1 targets and the spread
 		}
 	}
 	if count == 0 || float64(count)*float64(a.exact.n*a.exact.m) > numMoveWork {
@@ -1010,16 +1018,33 @@ func (a *numAscent) bestMove(p numPoint) (numPoint, bool) {
 				for _, t := range numMoveShares {
 					d := t * (xj - lo)
 					row[j], row[k] = xj-d, old[k]+d
-					a.box.feasible(row)
-					if f := a.exact.value(x); f > best.f {
-						best = numPoint{x: append([]float64(nil), x...), f: f}
-					}
-					copy(row, old)
+					a.tryMove(x, row, old, &best)
 				}
+			}
+			if m < 3 { // the spread is the move to the one other task
+				continue
+			}
+			for _, t := range numMoveShares {
+				d := t * (xj - lo) / float64(m-1)
+				for k := range row {
+					row[k] = old[k] + d
+				}
+				row[j] = xj - t*(xj-lo)
+				a.tryMove(x, row, old, &best)
 			}
 		}
 	}
 	return best, best.x != nil
+}
+
+// tryMove evaluates the flat allocation x, whose row has been moved from
+// old, makes it best if it beats best, and restores the row.
+func (a *numAscent) tryMove(x, row, old []float64, best *numPoint) {
+	a.box.feasible(row)
+	if f := a.exact.value(x); f > best.f {
+		*best = numPoint{x: append([]float64(nil), x...), f: f}
+	}
+	copy(row, old)
 }
 
 // pick returns the point of the sorted, non-empty pool that the search

@@ -468,6 +468,46 @@ func TestNumericalKink(t *testing.T) {
 	}
 }
 
+// TestNumericalSpreadMove checks rewards whose optimum needs one agent's
+// effort spread thinly over several tasks at once: min∘powersum(p), N = 3,
+// M = 5, p = 2 and 3. Covering the tasks in pairs, (½, ½, 0, 0, 0),
+// (0, ½, ½, 0, 0), (0, 0, 0, ½, ½), scores 2^−p on four tasks and is a
+// local optimum of the ascent: ∂T/∂r_ij = p·r_ij^(p−1) vanishes on the
+// empty entries, and moving half or all of one entry to one other task
+// lowers the minimum. The allocation (½, ½, 0, 0, 0), (0, 0, ½, ½, 0),
+// (d, d, d, d, 1 − 4d), with d solving 2^−p + d^p = (1 − 4d)^p, scores
+// 2^−p + d^p on every task (0.2647 and 0.1269); Numerical must reach at
+// least that. Before the spread move (numAscent.bestMove) it returned 2^−p.
+func TestNumericalSpreadMove(t *testing.T) {
+	t.Parallel()
+	for _, p := range []float64{2, 3} {
+		lo, hi := 0.0, 0.25
+		for k := 0; k < 200; k++ {
+			if d := (lo + hi) / 2; math.Pow(0.5, p)+math.Pow(d, p) < math.Pow(1-4*d, p) {
+				lo = d
+			} else {
+				hi = d
+			}
+		}
+		d := lo
+		a := mat.NewDense(3, 5, []float64{
+			0.5, 0.5, 0, 0, 0,
+			0, 0, 0.5, 0.5, 0,
+			d, d, d, d, 1 - 4*d,
+		})
+		r := aggregators.NewReward(aggregators.Min{}, aggregators.PowerSum{T: p})
+		want := numEvaluate(t, r, numUnit, a)
+		if !(want > math.Pow(0.5, p)+0.001) {
+			t.Fatalf("%v: the construction scores %v, no better than the pair cover's %v", r, want, math.Pow(0.5, p))
+		}
+		g := numMust(t, r, 3, 5, gain.Continuous, nil)
+		numCheckGains(t, r, g, 3, 5, gain.Continuous, numUnit)
+		if g.Het < want-1e-12 {
+			t.Errorf("%v, N = 3, M = 5: Het %v, below the spread allocation's %v\n%v", r, g.Het, want, mat.Formatted(g.HetAlloc))
+		}
+	}
+}
+
 // numShift returns the optima of a {min, mean, max}² reward under the
 // budget b, from those under the unit budget: these operators commute with
 // adding a constant and with positive scaling, so with S = B_max − M·B_min
