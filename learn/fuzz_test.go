@@ -198,27 +198,34 @@ func checkLogValues(t *testing.T, read string, k int, r PairStats, untrained boo
 
 // FuzzHetGPSCheck: HetGPSSpec.Check never panics and refuses with
 // ErrConfig every non-finite number, a bounded parameter whose Low is not
-// below High or whose Init is not strictly between them, and a negative
-// count; a spec it accepts starts θ where it asks, finite, and keeps a
-// bounded parameter strictly inside (Low, High), and its Plan steps θ at least
-// once in any window of x + y iterations after the warm-up.
+// below High or whose Init is not strictly between them, a negative count,
+// and the sum-and-difference basis for other than two parameters; a spec
+// it accepts starts θ where it asks, finite, and keeps a bounded parameter
+// strictly inside (Low, High), and its Plan steps θ at least once in any
+// window of x + y iterations after the warm-up.
 func FuzzHetGPSCheck(f *testing.F) {
-	f.Add("softmax(0)", 0, 1, 1, 0, 32, false, false, false, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-	f.Add("powersum(1)", 1, 3, 2, 5, 4, true, true, true, 0.01, 1.0, 0.3, 6.0, 1.0, 0.3, 6.0)
-	f.Add("softmax(0)", 0, 1, 1, 0, 32, false, false, false, 0.05, 0.0, -1e308, 1e308, 0.0, 0.0, 0.0)
-	f.Add("softmax(0)", 0, 1, 1, 0, 32, false, false, false, 0.05, 1.0000000000000002, 1.0, 1.0000000000000004, 0.0, 0.0, 0.0)
-	f.Add("softmax(0)", 2, -1, 0, -1, -1, false, true, false, math.NaN(), math.Inf(1), 2.0, 1.0, 6.0, 0.3, 6.0)
-	f.Fuzz(func(t *testing.T, op string, schedule, x, y, warmUp, gradEpisodes int, descent, floor, sgd bool,
+	f.Add("softmax(0)", 0, 1, 1, 0, 32, false, false, false, false, false, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+	f.Add("powersum(1)", 1, 3, 2, 5, 4, true, true, true, false, false, 0.01, 1.0, 0.3, 6.0, 1.0, 0.3, 6.0)
+	f.Add("powersum(1)", 0, 1, 1, 0, 32, false, false, false, true, false, 0.05, 1.0, 0.3, 6.0, 1.0, 0.3, 6.0)
+	f.Add("powersum(1)", 0, 1, 1, 0, 32, false, false, true, true, true, 1.0, 1.0, 0.3, 6.0, 1.0, 0.3, 6.0)
+	f.Add("softmax(0)", 0, 1, 1, 0, 32, false, false, false, false, false, 0.05, 0.0, -1e308, 1e308, 0.0, 0.0, 0.0)
+	f.Add("softmax(0)", 0, 1, 1, 0, 32, false, false, false, false, false, 0.05, 1.0000000000000002, 1.0, 1.0000000000000004, 0.0, 0.0, 0.0)
+	f.Add("softmax(0)", 2, -1, 0, -1, -1, false, true, false, false, false, math.NaN(), math.Inf(1), 2.0, 1.0, 6.0, 0.3, 6.0)
+	f.Fuzz(func(t *testing.T, op string, schedule, x, y, warmUp, gradEpisodes int, descent, floor, sgd, sumDifference, oneParam bool,
 		lr, init0, low0, high0, init1, low1, high1 float64) {
 		if x > 50 || y > 50 || warmUp > 50 || gradEpisodes > 64 {
 			return // large counts are valid and build large environments
 		}
+		params := []ThetaParam{{Name: "T.t", Init: init0, Low: low0, High: high0}, {Name: "U.t", Init: init1, Low: low1, High: high1}}
+		if oneParam {
+			params = params[:1]
+		}
 		s := HetGPSSpec{
 			Run: RunSpec{Env: EnvSpec{Name: "matrix", U: op, T: op}, Team: Config{Seed: 1, Hidden: []int{4}},
 				Iterations: 1},
-			Params:   []ThetaParam{{Name: "T.t", Init: init0, Low: low0, High: high0}, {Name: "U.t", Init: init1, Low: low1, High: high1}},
+			Params:   params,
 			Schedule: Schedule(schedule), AgentIters: x, EnvIters: y, WarmUp: warmUp, GradEpisodes: gradEpisodes,
-			Descent: descent, DescentFloor: floor, SGD: sgd, ThetaLR: lr,
+			Descent: descent, DescentFloor: floor, SGD: sgd, SumDifference: sumDifference, ThetaLR: lr,
 		}
 		err := s.Check()
 		if err != nil {
@@ -227,12 +234,14 @@ func FuzzHetGPSCheck(f *testing.F) {
 			}
 			return
 		}
-		for _, v := range []float64{lr, init0, low0, high0, init1, low1, high1} {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				t.Fatalf("%+v: Check accepted %v", s, v)
+		for _, p := range params {
+			for _, v := range []float64{lr, p.Init, p.Low, p.High} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("%+v: Check accepted %v", s, v)
+				}
 			}
 		}
-		if x < 0 || y < 0 || warmUp < 0 || gradEpisodes < 0 || lr < 0 || floor && !descent {
+		if x < 0 || y < 0 || warmUp < 0 || gradEpisodes < 0 || lr < 0 || floor && !descent || sumDifference && oneParam {
 			t.Fatalf("%+v: Check accepted it", s)
 		}
 		for _, p := range s.Params {
