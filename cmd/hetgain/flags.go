@@ -58,6 +58,9 @@ func (l *intList) Set(s string) error {
 // parseIntRange parses part of an intList: a number a >= 1 (returned as
 // a, a) or a range a-b with 1 <= a <= b and b - a at most 10000.
 func parseIntRange(part string) (a, b int, err error) {
+	if strings.HasPrefix(part, "-") {
+		return 0, 0, fmt.Errorf("%q: want numbers >= 1 (a range is lo-hi)", part)
+	}
 	lo, hi, isRange := strings.Cut(part, "-")
 	if a, err = strconv.Atoi(lo); err != nil {
 		return 0, 0, fmt.Errorf("%q is not a whole number", lo)

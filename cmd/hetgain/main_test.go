@@ -416,6 +416,18 @@ func TestSplitTop(t *testing.T) {
 	if err := l.Set("2,4-6"); err != nil || l.String() != "2,4,5,6" {
 		t.Errorf("intList: %v, %v", l, err)
 	}
+	for in, want := range map[string]string{
+		"-1":   `"-1": want numbers >= 1`,
+		"2,-3": `"-3": want numbers >= 1`,
+		"0":    `"0": want numbers >= 1`,
+		"3-2":  `"3-2": want numbers >= 1 and ranges lo-hi with lo <= hi`,
+		"x":    `"x" is not a whole number`,
+	} {
+		var l intList
+		if err := l.Set(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("intList.Set(%q) = %v, want an error containing %s", in, err, want)
+		}
+	}
 }
 
 // TestRepeatedIntList checks that a repeated -n or -m adds to the list,
