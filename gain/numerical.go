@@ -228,9 +228,10 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 // a heuristic there (exact in 57 of 60 random Blotto instances in the
 // tests; use Blotto and LevelForaging for exact optima). So is raising a
 // minimum of convex task scores (min∘powersum(p), p > 1): for p = 2,
-// N = 3, M = 5 Het is 0.26995 where a hill-climbing search by transfers
-// of effort within rows, from 40 random starts, reaches 0.2726. ΔR can
-// therefore be underestimated (R_het too low) or overestimated (R_hom too
+// N = 3, M = 5 Het is 0.26995, while the rows (0.5221, 0.0206, 0.2489, 0,
+// 0.2084), (0, 0.0190, 0.4589, 0.5221, 0) and (0, 0.5213, 0, 0, 0.4787),
+// found by a hill-climbing search from random starts, score 0.27254. ΔR
+// can therefore be underestimated (R_het too low) or overestimated (R_hom too
 // low); tests compare with closed forms, Theorem 3.4, exact and grid
 // searches.
 //

@@ -478,6 +478,8 @@ func TestNumericalKink(t *testing.T) {
 // (d, d, d, d, 1 − 4d), with d solving 2^−p + d^p = (1 − 4d)^p, scores
 // 2^−p + d^p on every task (0.2647 and 0.1269); Numerical must reach at
 // least that. Before the spread move (numAscent.bestMove) it returned 2^−p.
+// For p = 2 it also checks the better allocation that Numerical's
+// documentation gives as the optimiser's known shortfall.
 func TestNumericalSpreadMove(t *testing.T) {
 	t.Parallel()
 	for _, p := range []float64{2, 3} {
@@ -504,6 +506,19 @@ func TestNumericalSpreadMove(t *testing.T) {
 		numCheckGains(t, r, g, 3, 5, gain.Continuous, numUnit)
 		if g.Het < want-1e-12 {
 			t.Errorf("%v, N = 3, M = 5: Het %v, below the spread allocation's %v\n%v", r, g.Het, want, mat.Formatted(g.HetAlloc))
+		}
+		if p != 2 {
+			continue
+		}
+		// The better allocation Numerical's documentation names (update it
+		// when Het reaches this value).
+		better := mat.NewDense(3, 5, []float64{
+			0.5221, 0.0206, 0.2489, 0, 0.2084,
+			0, 0.0190, 0.4589, 0.5221, 0,
+			0, 0.5213, 0, 0, 0.4787,
+		})
+		if v := numEvaluate(t, r, numUnit, better); !closeTo(v, 0.27254, 1e-5) || !(g.Het < v) || !closeTo(g.Het, 0.26995, 1e-5) {
+			t.Errorf("%v: the documented allocation scores %v, want 0.27254 and above Het %v (documented 0.26995)", r, v, g.Het)
 		}
 	}
 }
