@@ -82,7 +82,7 @@ for _, modes := range []bool{false, true} {
 			sampled = append(sampled, res)
 		}
 		last := res.Log[len(res.Log)-1]
-		_, _ = fmt.Printf("%-15s seed %d: τ_T = %6.3f, τ_U = %6.3f, gain = %.4f (evaluated %.4f), %d frames per team\n",
+		_, _ = fmt.Printf("%-15s seed %d: τ_T = %6.3f, τ_U = %6.3f, gain = %.4g (evaluated %.4g), %d frames per team\n",
 			how, seed, last.Theta[0], last.Theta[1], last.GradGain, last.EvalGain, last.Frames)
 	}
 }
