@@ -845,11 +845,10 @@ const (
 // the best point and true if it beats p.
 func (c *numConfig) kicks(asc *numAscent, p numPoint, rnd *rand.Rand, maxIter int) (numPoint, bool) {
 	best, improved := p, false
-	y := make([]float64, len(p.x))
+	x, y := make([]float64, len(p.x)), make([]float64, len(p.x))
 	for k := 0; k < numKicks; k++ {
 		numRandomStart(rnd, y, c.box, k)
 		w := 0.1 + 0.3*rnd.Float64()
-		x := make([]float64, len(y))
 		for i := range x {
 			x[i] = (1-w)*best.x[i] + w*y[i]
 		}
