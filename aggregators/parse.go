@@ -1,6 +1,7 @@
 package aggregators
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -48,6 +49,9 @@ func Parse(spec string) (Operator, error) {
 		return nil, fmt.Errorf("aggregators: operator %q: %s needs a parameter, as in %s(1): %w", spec, name, name, ErrParam)
 	}
 	t, err := strconv.ParseFloat(arg, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return nil, fmt.Errorf("aggregators: operator %q: parameter %q is beyond the range of float64 (write inf for the limit): %w", spec, arg, ErrParam)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("aggregators: operator %q: parameter %q is not a number: %w", spec, arg, ErrParam)
 	}

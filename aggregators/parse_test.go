@@ -106,6 +106,8 @@ func TestParseErrors(t *testing.T) {
 		{"softmax()", true, "not a number"},
 		{"softmax(x)", true, "not a number"},
 		{"softmax(1,2)", true, "not a number"},
+		{"softmax(1e400)", true, `parameter "1e400" is beyond the range of float64`},
+		{"powermean(-1e999)", true, "beyond the range"},
 		{"softmax(1", false, "closing parenthesis"},
 		{"min(1)", true, "takes no parameter"},
 		{"max()", true, "takes no parameter"},

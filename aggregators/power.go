@@ -145,11 +145,19 @@ func (op PowerMean) Gradient(dst, x []float64) []float64 {
 	if t < 1 {
 		x = raiseBelowFloor(x)
 	}
-	m := powerMean(x, t)
+	lm := logPowerMean(x, t)
+	m := math.Exp(lm)
 	for k, v := range x {
 		switch {
-		case m == 0: // x = 0 and t >= 1
+		case math.IsInf(lm, -1): // x = 0 and t >= 1
 			dst[k] = math.Pow(n, -1/t)
+		case m < minNormal:
+			// M_t subnormal or underflowed: m is too coarse for the ratio,
+			// so take it in logarithms (ln 0 = -Inf gives 0 for t > 1).
+			dst[k] = math.Exp((t-1)*(logx(v)-lm)) / n
+			if v == 0 && t == 1 {
+				dst[k] = 1 / n
+			}
 		case t == 0:
 			dst[k] = m / (n * v)
 		default:

@@ -359,6 +359,28 @@ func TestSubnormalInputs(t *testing.T) {
 			t.Errorf("%v at %v = %v, want %v", tc.op, tc.x, got, tc.want)
 		}
 	}
+	// The gradient is homogeneous of degree 0, so at a subnormal point it
+	// is that of any multiple: M_t's own rounding there must not enter it.
+	for _, g := range []struct {
+		op PowerMean
+		x  []float64
+	}{
+		{PowerMean{T: 2}, []float64{tiny, 0}}, {PowerMean{T: 2}, []float64{2 * tiny, 0}},
+		{PowerMean{T: 2}, []float64{0x1p-1060, 0x1p-1062}}, {PowerMean{T: 3}, []float64{3 * tiny, tiny, 0}},
+		{PowerMean{T: 1}, []float64{tiny, 0}}, {PowerMean{T: 0}, []float64{0x1p-1060, 0x1p-1070}},
+		{PowerMean{T: -1.5}, []float64{0x1p-1060, 0x1p-1070}},
+	} {
+		scaled := make([]float64, len(g.x))
+		for k, v := range g.x {
+			scaled[k] = v * 0x1p1000
+		}
+		got, want := g.op.Gradient(nil, g.x), g.op.Gradient(nil, scaled)
+		for k := range got {
+			if !closeTo(got[k], want[k], 1e-12, 1e-300) {
+				t.Errorf("%v: ∂/∂x_%d at %v = %v, want %v (the gradient at %v)", g.op, k, g.x, got[k], want[k], scaled)
+			}
+		}
+	}
 	// ∂/∂t of the power-sum at 2^-1070 with t = 1: 2^-1070 ln(2^-1070).
 	if got, want := (PowerSum{T: 1}).ParamDerivative([]float64{0x1p-1070}), 0x1p-1070*(-1070*math.Ln2); !closeTo(got, want, 1e-3, 0) {
 		t.Errorf("powersum(1) ∂/∂t at 2^-1070 = %v, want %v", got, want)
