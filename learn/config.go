@@ -86,7 +86,9 @@ type Config struct {
 	DifferenceRewards bool
 
 	// Hidden are the widths of the hidden tanh layers of the actor and
-	// the critic networks (default 64, 64).
+	// the critic networks (default 64, 64; at most MaxHiddenLayers layers
+	// of MaxHiddenWidth units, and NewTeam refuses networks of more than
+	// MaxTeamParams parameters in all).
 	Hidden []int
 	// Envs is the batch size of each worker's environment (default 64,
 	// at most simulate.MaxEnvValues).
@@ -186,11 +188,18 @@ func ReferenceConfig() Config {
 }
 
 // Upper limits of Config's sizes, far above the paper's settings (one
-// worker, 60,000 frames per iteration). Check refuses a Config above them
-// and NewTeam an iteration of more frames, before allocating anything.
+// worker, 60,000 frames per iteration, two hidden layers of 256 units).
+// Check refuses a Config above them, and NewTeam an iteration of more
+// frames or networks of more parameters, before allocating anything.
 const (
 	MaxWorkers            = 1024
 	MaxFramesPerIteration = 1 << 30
+	MaxHiddenLayers       = 16
+	MaxHiddenWidth        = 16384
+	// MaxTeamParams bounds the parameters of a team's actors and critics
+	// together (each kept four times: the value, its gradient and Adam's
+	// two moments; 2 GiB at the limit).
+	MaxTeamParams = 1 << 26
 )
 
 // FramesPerIteration returns the number of frames a team of c collects
@@ -266,9 +275,12 @@ func (c Config) Check() error {
 	if c.AgentRewards && c.DifferenceRewards {
 		return fmt.Errorf("learn: AgentRewards and DifferenceRewards are both set, want at most one (each is a reward of each agent's own to train on): %w", ErrConfig)
 	}
+	if len(c.Hidden) > MaxHiddenLayers {
+		return bad("len(Hidden)", len(c.Hidden), fmt.Sprintf("at most MaxHiddenLayers = %d", MaxHiddenLayers))
+	}
 	for i, h := range c.Hidden {
-		if h < 1 {
-			return bad(fmt.Sprintf("Hidden[%d]", i), h, ">= 1")
+		if h < 1 || h > MaxHiddenWidth {
+			return bad(fmt.Sprintf("Hidden[%d]", i), h, fmt.Sprintf("from 1 to MaxHiddenWidth = %d", MaxHiddenWidth))
 		}
 	}
 	if err := c.checkSizes(); err != nil {

@@ -61,6 +61,8 @@ func TestConfigCheck(t *testing.T) {
 	add("Critic", func(c *Config) { c.Critic = -3 })
 	add("Hidden[0]", func(c *Config) { c.Hidden = []int{0} })
 	add("Hidden[1]", func(c *Config) { c.Hidden = []int{4, -2} })
+	add("Hidden[2]", func(c *Config) { c.Hidden = []int{4, 4, MaxHiddenWidth + 1} })
+	add("len(Hidden)", func(c *Config) { c.Hidden = make([]int, MaxHiddenLayers+1) })
 	for _, f := range []struct {
 		name string
 		p    func(*Config) *int
@@ -255,6 +257,56 @@ func TestRunSpecCheck(t *testing.T) {
 	bad.Env.Name = "nowhere"
 	if _, err := NewPair(bad); !errors.Is(err, ErrConfig) {
 		t.Errorf("unknown environment: NewPair = %v", err)
+	}
+}
+
+// TestRunSpecCheckBatch checks that Check and CheckEpisodes refuse exactly
+// the batches of evaluation episodes and of training environments that
+// package simulate refuses: one more than the largest they accept is
+// refused by simulate too (without allocating), and the largest passes.
+func TestRunSpecCheckBatch(t *testing.T) {
+	for _, env := range []EnvSpec{
+		{Name: "matrix", Agents: 4, Tasks: 5, U: "min", T: "max"},
+		{Name: "capture", Agents: 3, Tasks: 2, U: "min", T: "max", Sensor: true},
+		{Name: "tag", Agents: 2, Tasks: 2, U: "mean", T: "max"},
+	} {
+		spec := RunSpec{Env: env, Iterations: 1}
+		one, err := env.New(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		largest := simulate.MaxEnvValues / (one.Agents() * max(one.ObsDim(), one.Tasks()))
+		if _, err := env.New(largest + 1); !errors.Is(err, simulate.ErrConfig) {
+			t.Errorf("%v: simulate builds a batch of %d: %v; want it refused", env, largest+1, err)
+		}
+		if err := spec.CheckEpisodes(largest); err != nil {
+			t.Errorf("%v: CheckEpisodes(%d) = %v", env, largest, err)
+		}
+		for _, episodes := range []int{largest + 1, math.MaxInt} {
+			if err := spec.CheckEpisodes(episodes); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "MaxEnvValues") {
+				t.Errorf("%v: CheckEpisodes(%d) = %v, want ErrConfig naming MaxEnvValues", env, episodes, err)
+			}
+			s := spec
+			s.EvalEpisodes = episodes
+			if err := s.Check(); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "EvalEpisodes =") {
+				t.Errorf("%v: Check with EvalEpisodes %d = %v, want ErrConfig naming EvalEpisodes", env, episodes, err)
+			}
+			if episodes <= simulate.MaxEnvValues {
+				s = spec
+				s.Team.Envs = episodes
+				if err := s.Check(); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "Team.Envs =") {
+					t.Errorf("%v: Check with Envs %d = %v, want ErrConfig naming Team.Envs", env, episodes, err)
+				}
+			}
+		}
+		s := spec
+		s.EvalEpisodes = largest
+		if err := s.Check(); err != nil {
+			t.Errorf("%v: Check with EvalEpisodes %d = %v", env, largest, err)
+		}
+	}
+	if err := (RunSpec{Env: EnvSpec{Name: "matrix"}}).CheckEpisodes(0); !errors.Is(err, ErrConfig) {
+		t.Errorf("CheckEpisodes(0) = %v, want ErrConfig", err)
 	}
 }
 

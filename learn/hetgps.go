@@ -497,6 +497,12 @@ type HetGPSStats struct {
 	// At iterations that do not train the agents (Alternated), no
 	// rollouts are collected: HetReturn, HomReturn and Gain are NaN, and
 	// so are the evaluations unless it is the last iteration.
+	//
+	// Everything the row measures (returns, evaluations, GradGain,
+	// ThetaGrad) is measured before θ steps, at the θ of the row before
+	// (the start θ in the first row), not at this row's Theta. So the
+	// last row's EvalGain is at the θ before the last step; to score the
+	// teams at the final θ, call Evaluate of HetGPSResult.Pair.
 	PairStats
 	// Theta is θ after the iteration, in the order of the spec's Params.
 	Theta []float64
@@ -517,7 +523,8 @@ type HetGPSStats struct {
 
 // HetGPSResult is what a HetGPS run produced.
 type HetGPSResult struct {
-	// Pair holds the trained teams, in environments with the final θ.
+	// Pair holds the trained teams, in environments with the final θ
+	// (the last row's evaluation is at the θ before it: HetGPSStats).
 	Pair *Pair
 	// Log has one row per iteration, from the first (including rows read
 	// back from a resumed run's log).

@@ -44,8 +44,10 @@ func (s RunSpec) withDefaults() RunSpec {
 
 // Check returns an error wrapping ErrConfig naming the first invalid
 // setting of s. Without a Maker it checks the environment by building
-// it (with one batch element), as training does, and that it has the
-// agent or difference rewards the team trains on.
+// it (with one batch element), as training does, that it has the agent
+// or difference rewards the team trains on, and that it can be built
+// with the batches of Team.Envs and EvalEpisodes (the training's and the
+// evaluations').
 func (s RunSpec) Check() error {
 	if err := s.Team.Check(); err != nil {
 		return err
@@ -59,7 +61,50 @@ func (s RunSpec) Check() error {
 		if err != nil {
 			return err
 		}
-		return checkOwnRewards(s.Team, env)
+		if err := checkOwnRewards(s.Team, env); err != nil {
+			return err
+		}
+		d := s.withDefaults()
+		if err := checkBatch(env, d.Team.Envs, "Team.Envs"); err != nil {
+			return err
+		}
+		return checkBatch(env, d.EvalEpisodes, "EvalEpisodes")
+	}
+	return nil
+}
+
+// CheckEpisodes returns an error wrapping ErrConfig if the environment of
+// s cannot play episodes episodes in one batch, as Pair.EvaluateWith and
+// Team.Profile play them: if episodes is below 1 or the batch would
+// exceed simulate.MaxEnvValues. With a Maker it checks only the first.
+// Call it before a long run whose end evaluates on that many episodes.
+func (s RunSpec) CheckEpisodes(episodes int) error {
+	if episodes < 1 {
+		return fmt.Errorf("learn: %d episodes, want >= 1: %w", episodes, ErrConfig)
+	}
+	if s.Maker != nil {
+		return nil
+	}
+	env, err := s.Env.New(1)
+	if err != nil {
+		return err
+	}
+	return checkBatch(env, episodes, "episodes")
+}
+
+// checkBatch returns an error wrapping ErrConfig, naming the setting
+// field, if an environment of package simulate configured as env would
+// refuse a batch of batch episodes: if its B·N·ObsDim observations or
+// B·N·M efforts exceed simulate.MaxEnvValues. These are the arrays the
+// matrix game, Multi-goal-capture and Tag check (their actions are
+// narrower than their observations), so it decides without building
+// the batch.
+func checkBatch(env simulate.Env, batch int, field string) error {
+	perEpisode := max(1, env.Agents()*max(env.ObsDim(), env.Tasks()))
+	if batch > simulate.MaxEnvValues/perEpisode {
+		return fmt.Errorf("learn: %s = %d: %s would keep %d·%d·%d values, more than simulate.MaxEnvValues = %d (want at most %d): %w",
+			field, batch, env.Name(), batch, env.Agents(), max(env.ObsDim(), env.Tasks()), simulate.MaxEnvValues,
+			simulate.MaxEnvValues/perEpisode, ErrConfig)
 	}
 	return nil
 }

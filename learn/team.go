@@ -70,6 +70,10 @@ func NewTeam(newEnv EnvMaker, cfg Config) (*Team, error) {
 	if err := checkIteration(cfg, t.workers[0].env.EpisodeLength()); err != nil {
 		return nil, err
 	}
+	t.setDims()
+	if err := t.checkParams(); err != nil {
+		return nil, err
+	}
 	t.initNetworks()
 	t.buf = newBuffer(t)
 	return t, nil
@@ -130,22 +134,65 @@ func (t *Team) adopt(env simulate.Env) error {
 	return nil
 }
 
-// initNetworks builds actors and critics in flat parameter vectors.
-func (t *Team) initNetworks() {
-	cfg := t.cfg
-	r := newRNG(cfg.Seed, streamInit)
+// setDims sets the widths of the actors' inputs and outputs from the
+// adopted environment's.
+func (t *Team) setDims() {
 	t.inDim = t.obsDim
-	if cfg.AgentIndex {
+	if t.cfg.AgentIndex {
 		t.inDim += t.n
 	}
 	t.outDim = t.space.Dim
 	if t.space.Discrete {
 		t.outDim = t.space.Choices
 	}
-	nActors := t.n
-	if cfg.Kind == Homogeneous {
-		nActors = 1
+}
+
+// numActors is the number of actor networks: one per agent, or one shared.
+func (t *Team) numActors() int {
+	if t.cfg.Kind == Homogeneous {
+		return 1
 	}
+	return t.n
+}
+
+// criticShape returns the input width and the number of critic networks.
+func (t *Team) criticShape() (inDim, critics int) {
+	if t.cfg.Critic == PerAgent {
+		return t.inDim, t.numActors()
+	}
+	return t.n * t.obsDim, 1
+}
+
+// paramCount returns the number of parameters of the team's networks
+// (setDims done), counted in float64, which cannot overflow here.
+func (t *Team) paramCount() float64 {
+	count := func(sizes []int) float64 {
+		p := 0.0
+		for l := 0; l+1 < len(sizes); l++ {
+			p += float64(sizes[l])*float64(sizes[l+1]) + float64(sizes[l+1])
+		}
+		return p
+	}
+	cIn, critics := t.criticShape()
+	actor := count(layerSizes(t.inDim, t.cfg.Hidden, t.outDim)) + float64(t.logStdLen())
+	return float64(t.numActors())*actor + float64(critics)*count(layerSizes(cIn, t.cfg.Hidden, t.criticOutputs()))
+}
+
+// checkParams returns an error wrapping ErrConfig if the team's networks
+// (setDims done) would have more than MaxTeamParams parameters.
+func (t *Team) checkParams() error {
+	if p := t.paramCount(); p > MaxTeamParams {
+		return fmt.Errorf("learn: networks of hidden widths %v for %d agents with %d inputs and %d outputs each: %.4g parameters, more than MaxTeamParams = %d: %w",
+			t.cfg.Hidden, t.n, t.inDim, t.outDim, p, MaxTeamParams, ErrConfig)
+	}
+	return nil
+}
+
+// initNetworks builds actors and critics in flat parameter vectors.
+func (t *Team) initNetworks() {
+	cfg := t.cfg
+	r := newRNG(cfg.Seed, streamInit)
+	nActors := t.numActors()
 	for a := 0; a < nActors; a++ {
 		t.actors = append(t.actors, newMLP(layerSizes(t.inDim, cfg.Hidden, t.outDim), &r, 0.01))
 	}
@@ -160,11 +207,8 @@ func (t *Team) initNetworks() {
 			t.logStd = append(t.logStd, ls)
 		}
 	}
-	nCritics := 1
-	t.cInDim = t.n * t.obsDim
-	if cfg.Critic == PerAgent {
-		t.cInDim, nCritics = t.inDim, nActors
-	}
+	var nCritics int
+	t.cInDim, nCritics = t.criticShape()
 	for c := 0; c < nCritics; c++ {
 		t.critics = append(t.critics, newMLP(layerSizes(t.cInDim, cfg.Hidden, t.criticOutputs()), &r, 1))
 	}

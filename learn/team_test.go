@@ -631,3 +631,39 @@ func TestDifferenceRewardsStored(t *testing.T) {
 		replay(t, tm, mk)
 	}
 }
+
+// TestTeamParamLimit checks checkParams's count against the networks
+// NewTeam builds, for every kind of team and critic, and that NewTeam
+// refuses networks over MaxTeamParams without building them.
+func TestTeamParamLimit(t *testing.T) {
+	makers := []struct {
+		name string
+		mk   EnvMaker
+		own  bool // train on the agents' own rewards
+	}{
+		{"matrix", matrixMaker(3, 2, false, "min", "max"), false},
+		{"discrete", matrixMaker(3, 2, true, "min", "max"), false},
+		{"capture", captureMaker(2, 2, 5), false},
+		{"tag, own rewards", tagMaker(2, 2, 5), true},
+	}
+	for _, e := range makers {
+		for _, kind := range []TeamKind{Heterogeneous, Homogeneous} {
+			for _, critic := range []CriticKind{Centralised, PerAgent} {
+				for _, index := range []bool{false, true} {
+					cfg := Config{Kind: kind, Critic: critic, AgentIndex: index, AgentRewards: e.own, Hidden: []int{5, 3}, Envs: 2}
+					tm := mustTeam(t, e.mk, cfg)
+					want := float64(len(tm.actorParams) + len(tm.criticParams))
+					if got := tm.paramCount(); got != want {
+						t.Errorf("%s %+v: counted %v parameters, the team has %v", e.name, cfg, got, want)
+					}
+				}
+			}
+		}
+	}
+	for _, hidden := range [][]int{{MaxHiddenWidth, MaxHiddenWidth}, {4096, 4096, 4096, 4096, 4096}} {
+		_, err := NewTeam(matrixMaker(2, 2, false, "min", "max"), Config{Hidden: hidden, Envs: 2})
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "MaxTeamParams") {
+			t.Errorf("hidden %v: NewTeam = %v, want ErrConfig naming MaxTeamParams", hidden, err)
+		}
+	}
+}
