@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/hetgain/hetgain/gain"
+	"github.com/hetgain/hetgain/learn"
 )
 
 // Upper limits of the flags that size what a command allocates or how
@@ -16,22 +17,22 @@ import (
 // memory. They are far above the paper's settings; the help of each
 // command lists those of its flags.
 const (
-	maxSeeds         = 10000    // -seeds
-	maxIterations    = 1000000  // -iterations
-	maxAgents        = 256      // -N and -M of train and hetgps (the matrix game checks its reward in time cubic in them)
-	maxLayers        = 16       // hidden layers in -hidden
-	maxWidth         = 16384    // units of a hidden layer
-	maxEnvs          = 1000000  // -envs
-	maxFramesPerIter = 10000000 // -frames-per-iter
-	maxEpochs        = 10000    // -epochs
-	maxWorkers       = 1024     // -workers of train, hetgps and sweep
-	maxEpisodes      = 1000000  // -eval-episodes, -task-episodes, -grad-episodes, inspect's -episodes
-	maxEpisodeLength = 100000   // -episode-length
-	maxJobs          = 256      // -jobs of reproduce
-	maxSearchFloats  = 1 << 24  // -restarts × N × M: the allocations a numerical search keeps
-	maxSweepCells    = 1000000  // values of t × values of τ
-	maxTableRows     = 100000   // rows of the gains table
-	maxMemoryGB      = 4        // estimated memory of the teams a command trains at once
+	maxSeeds         = 10000                 // -seeds
+	maxIterations    = 1000000               // -iterations
+	maxAgents        = 256                   // -N and -M of train and hetgps (the matrix game checks its reward in time cubic in them)
+	maxLayers        = learn.MaxHiddenLayers // hidden layers in -hidden
+	maxWidth         = learn.MaxHiddenWidth  // units of a hidden layer
+	maxEnvs          = 1000000               // -envs
+	maxFramesPerIter = 10000000              // -frames-per-iter
+	maxEpochs        = 10000                 // -epochs
+	maxWorkers       = 1024                  // -workers of train, hetgps and sweep
+	maxEpisodes      = 1000000               // -eval-episodes, -task-episodes, -grad-episodes, inspect's -episodes
+	maxEpisodeLength = 100000                // -episode-length
+	maxJobs          = 256                   // -jobs of reproduce
+	maxSearchFloats  = 1 << 24               // -restarts × N × M: the allocations a numerical search keeps
+	maxSweepCells    = 1000000               // values of t × values of τ
+	maxTableRows     = 100000                // rows of the gains table
+	maxMemoryGB      = 4                     // estimated memory of the teams a command trains at once
 	maxMemory        = maxMemoryGB << 30
 )
 

@@ -367,6 +367,9 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			if *taskEpisodes < 1 {
 				return usagef("-task-episodes %d: want >= 1", *taskEpisodes)
 			}
+			if err := spec.CheckEpisodes(*taskEpisodes); err != nil {
+				return usagef("-task-episodes %d: %s", *taskEpisodes, strings.TrimPrefix(err.Error(), "learn: "))
+			}
 			j.taskEpisodes = *taskEpisodes
 		}
 		var taskFlag []string
@@ -429,6 +432,9 @@ func parseTaskParams(s string, env learn.EnvSpec) (*simulate.Params, error) {
 		}
 		if p.Index(name) >= 0 {
 			return nil, fmt.Errorf("%q is set twice", name)
+		}
+		if v == 0 {
+			v = 0 // -0 too: one setting, stored and compared as 0
 		}
 		p.Names, p.Values = append(p.Names, name), append(p.Values, v)
 	}

@@ -207,6 +207,14 @@ func TestTrainEnvParams(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errOut, "Env.Params.Values") {
 		t.Errorf("resumed with U.t=3: exit %d, %q; want a usage error naming Env.Params.Values", code, errOut)
 	}
+	// -0 and 0 are one setting: a run started with the one resumes with the other.
+	negZero := filepath.Join(t.TempDir(), "negzero")
+	if code, _, errOut := runArgs(trainArgs(negZero, "-U", "softmax(1)", "-env-params", "U.t=-0", "-quiet")...); code != exitOK {
+		t.Fatalf("-env-params U.t=-0: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := runArgs(trainArgs(negZero, "-U", "softmax(1)", "-env-params", "U.t=0", "-iterations", "6", "-quiet")...); code != exitOK {
+		t.Errorf("started with U.t=-0, resumed with U.t=0: exit %d, %s", code, errOut)
+	}
 	for _, c := range []struct{ params, want string }{
 		{"V.t=1", "V.t"}, {"U.t", "NAME=VALUE"}, {"U.t=1,U.t=2", "twice"},
 	} {
