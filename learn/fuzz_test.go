@@ -18,6 +18,7 @@ func FuzzConfigCheck(f *testing.F) {
 	f.Add(1, 1, true, 4, 3, 2, 2, 30, 2, 7, 1.0, 0.5, 1.0, 1.0, 10.0, -1.0, 40.0, -20.0, true)
 	f.Add(2, 0, false, 0, 1, 1, 1, 1, 1, 1, math.NaN(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, false)
 	f.Add(0, -1, false, -3, 1, -1, 0, 0, 0, 0, math.Inf(1), 0.0, 2.0, -1.0, -0.1, math.Inf(-1), -1.0, 3.0, false)
+	f.Add(0, 0, false, 16385, 1<<62, 64, 1, 1600, 4, 400, 3e-3, 3e-3, 0.9, 0.9, 0.2, 0.0, 1.0, 0.0, false)
 	f.Fuzz(func(t *testing.T, kind, critic int, index bool, h0, h1, envs, workers, fpi, epochs, mb int,
 		lr, clr, gamma, lambda, clip, ent, mgn, ils float64, raw bool) {
 		cfg := Config{Kind: TeamKind(kind), Critic: CriticKind(critic), AgentIndex: index, Hidden: []int{h0, h1},
@@ -44,6 +45,9 @@ func FuzzConfigCheck(f *testing.F) {
 			if v < 1 {
 				t.Fatalf("accepted %+v", c)
 			}
+		}
+		if c.Hidden[0] > MaxHiddenWidth || c.Hidden[1] > MaxHiddenWidth {
+			t.Fatalf("accepted hidden widths %v", c.Hidden)
 		}
 		for _, v := range []float64{c.LR, c.CriticLR, c.Gamma, c.Lambda, c.Clip, c.MaxGradNorm} {
 			if !(v > 0) || math.IsInf(v, 0) {
