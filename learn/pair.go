@@ -24,7 +24,8 @@ type RunSpec struct {
 	Iterations int
 	// EvalEvery is the number of iterations between two deterministic
 	// evaluations (default 1); EvalEpisodes the episodes of one (default
-	// 32).
+	// 32), played as one batch of the environment, so at most what its
+	// arrays can hold (Check).
 	EvalEvery, EvalEpisodes int
 }
 

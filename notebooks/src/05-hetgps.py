@@ -169,7 +169,11 @@ for k, res := range runs {
 	seedCol = append(seedCol, k+1)
 	tauT, tauU = append(tauT, last.Theta[0]), append(tauU, last.Theta[1])
 	classT, classU = append(classT, t.Schur(2).String()), append(classU, u.Schur(2).String())
-	hetEval, homEval, learned = append(hetEval, last.HetEval), append(homEval, last.HomEval), append(learned, last.EvalGain)
+	het, hom, err := res.Pair.Evaluate(1) // at the final θ (the log's last evaluation is at the θ before the last step)
+	if err != nil {
+		panic(err)
+	}
+	hetEval, homEval, learned = append(hetEval, het), append(homEval, hom), append(learned, het-hom)
 	optHet, optHom, optGain = append(optHet, g.Het), append(optHom, g.Hom), append(optGain, g.Delta)
 }
 show(dataframe.New(
