@@ -1094,8 +1094,8 @@ func tagLargeStored() Experiment {
 const tagLargeStoredRuns = 53
 
 // tagLarge30MStoredRuns is the number of tag-large-30m runs stored (seeds
-// 1 to 3 and 5 to 9; see testdata/README.md).
-const tagLarge30MStoredRuns = 8
+// 1 to 9; see testdata/README.md).
+const tagLarge30MStoredRuns = 9
 
 // tagLargeDiffEntropy is tag-large with every chaser trained on its
 // difference reward and PPO's entropy bonus 0.01 (the combined probe of
