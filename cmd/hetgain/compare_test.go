@@ -75,8 +75,11 @@ func TestCompareStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := append([]string{fmt.Sprintf("2v2 mean-max: %d seeds in both (%d in one only or without a gain, left out)\n",
-		len(diffs), len(gainA)-len(diffs))}, rows...)
+	header := fmt.Sprintf("2v2 mean-max: %d seeds in both\n", len(diffs))
+	if left := len(gainA) - len(diffs); left > 0 {
+		header = fmt.Sprintf("2v2 mean-max: %d seeds in both (%d in one only or without a gain, left out)\n", len(diffs), left)
+	}
+	want := append([]string{header}, rows...)
 	want = append(want, fmt.Sprintf("one-sided signed-rank p (exact, %d non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
 		len(diffs), test.Greater, test.Less), fmt.Sprintf("seeds higher under B %d, under A %d\n", higherB, higherA))
 	for _, w := range want {
