@@ -151,13 +151,12 @@ func (op PowerMean) Gradient(dst, x []float64) []float64 {
 		switch {
 		case math.IsInf(lm, -1): // x = 0 and t >= 1
 			dst[k] = math.Pow(n, -1/t)
+		case t == 1: // the arithmetic mean
+			dst[k] = 1 / n
 		case m < minNormal:
 			// M_t subnormal or underflowed: m is too coarse for the ratio,
 			// so take it in logarithms (ln 0 = -Inf gives 0 for t > 1).
 			dst[k] = math.Exp((t-1)*(logx(v)-lm)) / n
-			if v == 0 && t == 1 {
-				dst[k] = 1 / n
-			}
 		case t == 0:
 			dst[k] = m / (n * v)
 		default:

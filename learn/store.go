@@ -237,6 +237,29 @@ func setSetting(spec map[string]interface{}, key string, v interface{}) {
 	}
 }
 
+// sameLeaf reports whether the JSON values a and b, not objects, are the
+// same setting: numbers equal as numbers (so -0 is 0), arrays element by
+// element, anything else as printed.
+func sameLeaf(a, b interface{}) bool {
+	switch a := a.(type) {
+	case float64:
+		fb, ok := b.(float64)
+		return ok && a == fb
+	case []interface{}:
+		bs, ok := b.([]interface{})
+		if !ok || len(a) != len(bs) {
+			return false
+		}
+		for i := range a {
+			if !sameLeaf(a[i], bs[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return fmt.Sprint(a) == fmt.Sprint(b)
+}
+
 // specDiff compares the JSON values a (the checkpoint's) and b (this
 // run's) of the setting name, descending into objects key by key in
 // sorted order.
@@ -244,7 +267,7 @@ func specDiff(name string, a, b interface{}) error {
 	ma, okA := a.(map[string]interface{})
 	mb, okB := b.(map[string]interface{})
 	if !okA || !okB {
-		if fmt.Sprint(a) != fmt.Sprint(b) {
+		if !sameLeaf(a, b) {
 			return fmt.Errorf("learn: the run kept there has %s = %v, this run %v; use another directory: %w",
 				name, a, b, ErrOtherSettings)
 		}

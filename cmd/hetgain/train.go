@@ -433,9 +433,6 @@ func parseTaskParams(s string, env learn.EnvSpec) (*simulate.Params, error) {
 		if p.Index(name) >= 0 {
 			return nil, fmt.Errorf("%q is set twice", name)
 		}
-		if v == 0 {
-			v = 0 // -0 too: one setting, stored and compared as 0
-		}
 		p.Names, p.Values = append(p.Names, name), append(p.Values, v)
 	}
 	e, err := env.New(1)
