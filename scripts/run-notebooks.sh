@@ -7,7 +7,8 @@
 # Executed copies go to notebooks/executed/ (gitignored); with --inplace the
 # notebooks themselves are overwritten with their outputs instead.
 # Runs scripts/setup-notebooks.sh first (set SKIP_NOTEBOOK_SETUP=1 to skip).
-# Exits non-zero if any notebook fails, naming each one that did.
+# Exits non-zero if any notebook fails, naming each one that did. Runs one
+# at a time per user: a second run waits for the first.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,7 +19,7 @@ OUT_DIR=$ROOT/notebooks/executed
 
 say() { printf '[run-notebooks] %s\n' "$*"; }
 die() { printf '[run-notebooks] ERROR: %s\n' "$*" >&2; exit 2; }
-usage() { sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,11s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 # failure_digest LOG: the Go tool's complaints and the failing cell with its
 # error, without nbconvert's Python traceback.
@@ -70,6 +71,17 @@ for nb in "${notebooks[@]}"; do
 	[ -f "$nb" ] || die "no such notebook: $nb"
 	case "$nb" in *.ipynb) ;; *) die "not a notebook (.ipynb): $nb" ;; esac
 done
+
+# One run at a time per user: the kernel spec, the kernel binary and gomacro's
+# plugin sources ($GOPATH/src/gomacro.imports) are per user, and two kernels
+# building the same import's plugin at once break each other's build.
+LOCK=${XDG_CACHE_HOME:-$HOME/.cache}/hetgain/run-notebooks.lock
+mkdir -p "$(dirname "$LOCK")"
+exec 9>"$LOCK"
+if ! flock -n 9; then
+	say "another run-notebooks.sh holds $LOCK; waiting for it to finish"
+	flock 9
+fi
 
 if [ "${SKIP_NOTEBOOK_SETUP:-0}" != 1 ]; then
 	bash "$ROOT/scripts/setup-notebooks.sh" || die "notebook setup failed"
