@@ -18,19 +18,21 @@ var Families = []string{
 // Parse returns the operator described by spec, the form that String
 // produces: "min", "mean", "max", "sum", "softmax(2)", "lse(-0.5)",
 // "powersum(3)", "powermean(-inf)", "level(2)" or
-// "blotto(1; 0.5:0.25, 1.5:0.75)". Names are case-insensitive and spaces are
-// ignored. The error names what is wrong with spec; it wraps ErrParam (or,
+// "blotto(1; 0.5:0.25, 1.5:0.75)". Names are case-insensitive, and spaces
+// around a name, a number, a parenthesis or a separator are ignored; a
+// space inside a name or a number is an error ("softmax(1 0)" is not
+// softmax(10)). The error names what is wrong with spec; it wraps ErrParam (or,
 // for a malformed blotto distribution, the error of NewBlottoField) when the
 // parameter is missing, superfluous, not a number or outside the family's
 // domain.
 func Parse(spec string) (Operator, error) {
-	s := strings.ToLower(strings.ReplaceAll(spec, " ", ""))
-	name, arg, hasArg := strings.Cut(s, "(")
+	name, arg, hasArg := strings.Cut(strings.ToLower(spec), "(")
+	name, arg = strings.TrimSpace(name), strings.TrimSpace(arg)
 	if hasArg {
 		if !strings.HasSuffix(arg, ")") {
 			return nil, fmt.Errorf("aggregators: operator %q: missing closing parenthesis", spec)
 		}
-		arg = strings.TrimSuffix(arg, ")")
+		arg = strings.TrimSpace(strings.TrimSuffix(arg, ")"))
 	}
 	if simple, ok := simpleOperators[name]; ok {
 		if hasArg {
@@ -89,6 +91,7 @@ func parseBlotto(spec, arg string) (Operator, error) {
 	if !ok {
 		return nil, fmt.Errorf("aggregators: operator %q: want blotto(V; a1:p1, a2:p2, ...): %w", spec, ErrParam)
 	}
+	value = strings.TrimSpace(value)
 	v, err := strconv.ParseFloat(value, 64)
 	if err != nil {
 		return nil, fmt.Errorf("aggregators: operator %q: value %q is not a number: %w", spec, value, ErrParam)
@@ -96,10 +99,10 @@ func parseBlotto(spec, arg string) (Operator, error) {
 	var troops, probs []float64
 	for _, pair := range strings.Split(dist, ",") {
 		a, p, ok := strings.Cut(pair, ":")
-		av, errA := strconv.ParseFloat(a, 64)
-		pv, errP := strconv.ParseFloat(p, 64)
+		av, errA := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		pv, errP := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if !ok || errA != nil || errP != nil {
-			return nil, fmt.Errorf("aggregators: operator %q: %q is not troops:probability: %w", spec, pair, ErrParam)
+			return nil, fmt.Errorf("aggregators: operator %q: %q is not troops:probability: %w", spec, strings.TrimSpace(pair), ErrParam)
 		}
 		troops, probs = append(troops, av), append(probs, pv)
 	}

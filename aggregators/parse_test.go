@@ -147,9 +147,27 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("MustParse(%q) panicked %v with %q, want %q", tc.spec, ok, msg, err)
 		}
 	}
-	// Spaces are ignored everywhere, even inside a name.
-	if op, err := Parse("soft max ( 1 )"); err != nil || op != (Softmax{T: 1}) {
-		t.Errorf("Parse(\"soft max ( 1 )\") = %v, %v", op, err)
+	// Spaces around tokens are ignored; inside a name or a number they are
+	// an error, never a different parameter.
+	for spec, want := range map[string]Operator{
+		" softmax ( 1 ) ":                    Softmax{T: 1},
+		"\tLSE(\t-0.5\t)\n":                  LogSumExp{T: -0.5},
+		"blotto( 1 ;0.5 : 0.25 , 1.5:0.75 )": MustParse("blotto(1; 0.5:0.25, 1.5:0.75)"),
+	} {
+		if op, err := Parse(spec); err != nil || !reflect.DeepEqual(op, want) {
+			t.Errorf("Parse(%q) = %v, %v, want %v", spec, op, err, want)
+		}
+	}
+	for spec, msg := range map[string]string{
+		"soft max(1)":                  "unknown operator",
+		"softmax(1 0)":                 `parameter "1 0" is not a number`,
+		"powersum(- 1)":                `parameter "- 1" is not a number`,
+		"blotto(1 0; 1:1)":             `value "1 0" is not a number`,
+		"blotto(1; 0.5:0.2 5, 1:0.75)": `"0.5:0.2 5" is not troops:probability`,
+	} {
+		if op, err := Parse(spec); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("Parse(%q) = %v, %v, want an error saying %q", spec, op, err, msg)
+		}
 	}
 	// A malformed distribution reports the sentinel of NewBlottoField.
 	if _, err := Parse("blotto(1; 0.5:-0.5, 1:1.5)"); !errors.Is(err, ErrNegative) {
