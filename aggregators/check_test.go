@@ -216,3 +216,17 @@ func TestEvaluate(t *testing.T) {
 		t.Errorf("Evaluate(&inv, 0) = %v", err)
 	}
 }
+
+// TestDomainString checks that a Domain prints as its name, and that a
+// SumForm's specification, which Parse cannot rebuild, is refused by it.
+func TestDomainString(t *testing.T) {
+	for d, want := range map[Domain]string{Real: "real", NonNegative: "non-negative", Domain(7): "Domain(7)"} {
+		if got := d.String(); got != want {
+			t.Errorf("Domain(%d).String() = %q, want %q", int(d), got, want)
+		}
+	}
+	op := SumForm{Name: "sqrt", G: math.Sqrt, Dom: NonNegative}
+	if _, err := Parse(op.String()); err == nil {
+		t.Errorf("Parse(%q) accepted a SumForm's specification", op.String())
+	}
+}

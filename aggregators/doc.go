@@ -20,7 +20,14 @@
 // the domain is non-negative, a magnitude above MaxInput): that is a
 // programmer error, as in gonum. Input that comes from data should go
 // through Check or Evaluate, which return an error naming what is wrong.
-// Reward checks its allocation matrix and returns errors.
+// Reward checks its allocation matrix and returns errors. A function that
+// returns a number and an error returns NaN with any error, so that a value
+// used despite its error cannot pass for a result.
+//
+// An operator's Gradient can overflow to ±Inf where its Value is finite
+// (the power sum x^t of an input just below MaxInput^(1/t) has the
+// derivative t·x^(t−1), t times larger). Reward.Gradient and
+// Reward.ParamGradient report a non-finite derivative as an error.
 //
 // Gradients at non-smooth points (ties in Min and Max, the jumps of the
 // threshold operators, zero coordinates of the power operators with t < 1)

@@ -46,6 +46,17 @@ const (
 	NonNegative
 )
 
+// String returns "real" or "non-negative".
+func (d Domain) String() string {
+	switch d {
+	case Real:
+		return "real"
+	case NonNegative:
+		return "non-negative"
+	}
+	return fmt.Sprintf("Domain(%d)", int(d))
+}
+
 // Operator is a symmetric aggregation function f: R^n -> R, defined for
 // every n >= 1.
 type Operator interface {
@@ -69,7 +80,9 @@ type Operator interface {
 	// Domain reports which inputs f accepts.
 	Domain() Domain
 
-	// String returns the operator's specification, as accepted by Parse.
+	// String returns the operator's specification, as accepted by Parse
+	// for every family Parse knows. A SumForm's is "sumform(Name)", which
+	// Parse does not accept: it cannot rebuild a user's function g.
 	String() string
 }
 

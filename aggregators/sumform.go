@@ -66,7 +66,8 @@ func (op SumForm) StrictlyIncreasing(n int) bool { return op.Increasing }
 // Domain returns Dom.
 func (op SumForm) Domain() Domain { return op.Dom }
 
-// String returns "sumform(Name)".
+// String returns "sumform(Name)". Parse does not accept it: a specification
+// cannot carry g.
 func (op SumForm) String() string { return fmt.Sprintf("sumform(%s)", op.Name) }
 
 func (op SumForm) validate() error {
