@@ -152,6 +152,35 @@ func (p LinearTanh) Validate(agents, obsDim, actDim int) error {
 			return fmt.Errorf("simulate: LinearTanh B[%d] has %d values, want %d: %w", i, len(b), actDim, ErrConfig)
 		}
 	}
+	return p.checkFinite()
+}
+
+// checkFinite returns an error naming the first of Sigma, Scale and the
+// weights and biases that is NaN or infinite.
+func (p LinearTanh) checkFinite() error {
+	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
+	switch {
+	case bad(p.Sigma):
+		return fmt.Errorf("simulate: LinearTanh Sigma = %v, want a finite number: %w", p.Sigma, ErrConfig)
+	case bad(p.Scale):
+		return fmt.Errorf("simulate: LinearTanh Scale = %v, want a finite number: %w", p.Scale, ErrConfig)
+	}
+	if err := checkFiniteRows("W", p.W); err != nil {
+		return err
+	}
+	return checkFiniteRows("B", p.B)
+}
+
+// checkFiniteRows returns an error naming the first value of LinearTanh's
+// rows name that is NaN or infinite.
+func checkFiniteRows(name string, rows [][]float64) error {
+	for i, row := range rows {
+		for k, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("simulate: LinearTanh %s[%d][%d] = %v, want a finite number: %w", name, i, k, v, ErrConfig)
+			}
+		}
+	}
 	return nil
 }
 
@@ -159,12 +188,16 @@ func (p LinearTanh) Validate(agents, obsDim, actDim int) error {
 // shared, homogeneous policy) with weights and biases drawn from a normal
 // distribution of standard deviation std, from the seed. It panics with a
 // "simulate: " message if agents is below 1, obsDim or actDim is negative,
-// or agents or the weights and biases, agents·actDim·(obsDim+1) values,
-// exceed MaxEnvValues.
+// agents or the weights and biases, agents·actDim·(obsDim+1) values,
+// exceed MaxEnvValues, std is negative, or std, sigma or scale is not
+// finite.
 func NewLinearTanh(agents, obsDim, actDim int, std, sigma, scale float64, seed int64) LinearTanh {
 	if agents < 1 || obsDim < 0 || actDim < 0 {
 		panic(fmt.Sprintf("simulate: NewLinearTanh for %d agents, observations of %d values and actions of %d (need agents >= 1, the others >= 0)",
 			agents, obsDim, actDim))
+	}
+	if !(std >= 0) || math.IsInf(std, 1) || math.IsNaN(sigma) || math.IsInf(sigma, 0) || math.IsNaN(scale) || math.IsInf(scale, 0) {
+		panic(fmt.Sprintf("simulate: NewLinearTanh with std %v, sigma %v and scale %v (need finite numbers, std >= 0)", std, sigma, scale))
 	}
 	if obsDim >= MaxEnvValues || actDim > MaxEnvValues/(obsDim+1) || agents > MaxEnvValues/max(1, actDim*(obsDim+1)) {
 		panic(fmt.Sprintf("simulate: NewLinearTanh for %d agents, observations of %d values and actions of %d: more than MaxEnvValues = %d agents or weights and biases",

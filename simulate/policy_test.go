@@ -226,3 +226,32 @@ func TestGainGradientConcurrent(t *testing.T) {
 	}()
 	GainGradientConcurrent(a, a, het, hom, 3, params)
 }
+
+// TestLinearTanhNotFinite checks that a LinearTanh with a NaN or infinite
+// weight, bias, Sigma or Scale is refused before a rollout, naming the
+// value, and that NewLinearTanh panics on such settings.
+func TestLinearTanhNotFinite(t *testing.T) {
+	g, _ := NewMatrixGame(2, 2, 2, false, reward(t, "mean", "max"))
+	for name, edit := range map[string]func(*LinearTanh){
+		"W[1][0]": func(p *LinearTanh) { p.W[1][0] = math.NaN() },
+		"B[0][1]": func(p *LinearTanh) { p.B[0][1] = math.Inf(-1) },
+		"Sigma":   func(p *LinearTanh) { p.Sigma = math.NaN() },
+		"Scale":   func(p *LinearTanh) { p.Scale = math.Inf(1) },
+	} {
+		pol := NewLinearTanh(2, g.ObsDim(), 2, 0.5, 0.1, 1, 4)
+		edit(&pol)
+		if _, err := Rollout(g, pol, 0, nil); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s not finite: Rollout error %v, want ErrConfig naming it", name, err)
+		}
+	}
+	for _, c := range [][3]float64{{math.NaN(), 0, 1}, {-1, 0, 1}, {math.Inf(1), 0, 1}, {1, math.Inf(1), 1}, {1, 0, math.NaN()}} {
+		msg := func() (msg string) {
+			defer func() { msg = fmt.Sprint(recover()) }()
+			NewLinearTanh(2, 1, 2, c[0], c[1], c[2], 0)
+			return ""
+		}()
+		if !strings.HasPrefix(msg, "simulate: NewLinearTanh with std") {
+			t.Errorf("NewLinearTanh(std %v, sigma %v, scale %v): panic %q", c[0], c[1], c[2], msg)
+		}
+	}
+}
