@@ -215,7 +215,8 @@ func (v Verdict) String() string {
 // evidence is blind to flat regions narrower than MinDistance and to
 // differences of values below the tolerance.
 //
-// Check returns an error wrapping aggregators.ErrParam if f is nil or an
+// Check returns an error wrapping aggregators.ErrParam if f is nil, an
+// aggregators.Operator with a parameter outside its family's domain, or an
 // option is negative or NaN, aggregators.ErrDimension if n < 1, and an
 // error naming the point if f returns NaN or ±Inf (wrapping
 // aggregators.ErrNaN or aggregators.ErrInf) or panics at a point of dom.
@@ -228,6 +229,13 @@ func Check(f Function, n int, dom Domain, opts *Options) (Verdict, error) {
 	}
 	if n < 1 {
 		return Verdict{}, fmt.Errorf("schur: Check: n = %d, need n >= 1: %w", n, aggregators.ErrDimension)
+	}
+	if op, ok := f.(aggregators.Operator); ok {
+		// An operator's parameters are checked before any point, so that
+		// PowerSum{T: -1} is reported as what it is.
+		if err := aggregators.Check(op, []float64{0}); err != nil {
+			return Verdict{}, fmt.Errorf("schur: Check: %v: %w", op, err)
+		}
 	}
 	o, err := opts.resolve()
 	if err != nil {

@@ -287,6 +287,8 @@ func TestCheckErrors(t *testing.T) {
 		{"NaN value", nanAt, 2, UnitBox(), nil, aggregators.ErrNaN, "f(["},
 		{"Inf value", infAt, 2, UnitBox(), nil, aggregators.ErrInf, "f(["},
 		{"panic", aggregators.PowerSum{T: 2}, 3, box11, nil, nil, "panicked at x = ["},
+		{"parameter", aggregators.PowerSum{T: -1}, 3, UnitBox(), nil, aggregators.ErrParam, "powersum parameter -1"},
+		{"NaN parameter", aggregators.Softmax{T: math.NaN()}, 2, UnitBox(), nil, aggregators.ErrParam, "NaN"},
 	} {
 		_, err := Check(c.f, c.n, c.dom, c.opts)
 		if err == nil || (c.is != nil && !errors.Is(err, c.is)) || !strings.Contains(err.Error(), c.names) {

@@ -28,11 +28,11 @@ func copyReward(r *aggregators.Reward, m int) (aggregators.Reward, error) {
 			return c, fmt.Errorf("simulate: inner operator %d is nil: %w", j, ErrConfig)
 		}
 		if err := aggregators.Check(op, []float64{0}); err != nil {
-			return c, fmt.Errorf("simulate: inner operator %d: %v: %w", j, err, ErrConfig)
+			return c, fmt.Errorf("simulate: inner operator %d: %w: %w", j, err, ErrConfig)
 		}
 	}
 	if err := aggregators.Check(c.Outer, []float64{0}); err != nil {
-		return c, fmt.Errorf("simulate: outer operator: %v: %w", err, ErrConfig)
+		return c, fmt.Errorf("simulate: outer operator: %w: %w", err, ErrConfig)
 	}
 	return c, nil
 }

@@ -3,7 +3,10 @@ package simulate
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/hetgain/hetgain/aggregators"
 )
 
 // TestInfiniteRewardParams checks that a reward operator's infinite
@@ -68,6 +71,25 @@ func TestPhysicalParamsRefuseInf(t *testing.T) {
 					t.Errorf("%s: SetParams(%s = %v) = %v, want ErrParam", name, n, v, err)
 				}
 			}
+		}
+	}
+}
+
+// TestInvalidOperatorParams checks that an environment built on a reward
+// whose operator has a parameter outside its domain is refused with an
+// error wrapping both ErrConfig and aggregators.ErrParam, naming the
+// operator.
+func TestInvalidOperatorParams(t *testing.T) {
+	for _, c := range []struct {
+		r    *aggregators.Reward
+		name string
+	}{
+		{aggregators.NewReward(aggregators.Max{}, aggregators.PowerSum{T: -1}), "inner operator 0"},
+		{aggregators.NewReward(aggregators.Softmax{T: math.NaN()}, aggregators.Mean{}), "outer operator"},
+	} {
+		_, err := NewMatrixGame(2, 2, 2, false, c.r)
+		if !errors.Is(err, ErrConfig) || !errors.Is(err, aggregators.ErrParam) || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("NewMatrixGame(%v): error %v, want ErrConfig and aggregators.ErrParam naming the %s", c.r, err, c.name)
 		}
 	}
 }
