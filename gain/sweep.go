@@ -240,13 +240,17 @@ func Sweep(spec SweepSpec) (SweepResult, error) {
 	if solve == nil {
 		solve = Numerical
 	}
-	compute := func(k int) (Gains, error) {
+	compute := func(k int) (g Gains, err error) {
 		i, j := k/nj, k%nj
+		defer func() {
+			if p := recover(); p != nil {
+				g, err = Gains{}, fmt.Errorf("gain: sweep: U = %v, T = %v: Solve panicked: %v: %w", outer[i], inner[j], p, ErrOperator)
+			}
+		}()
 		opts := spec.Options
 		opts.Seed = CellSeed(spec.Options.Seed, spec.OuterParams[i], spec.InnerParams[j])
 		r := aggregators.NewReward(outer[i], inner[j])
-		g, err := solve(r, spec.N, spec.M, spec.Kind, &opts)
-		if err != nil {
+		if g, err = solve(r, spec.N, spec.M, spec.Kind, &opts); err != nil {
 			return g, fmt.Errorf("gain: sweep: U = %v, T = %v: %w", outer[i], inner[j], err)
 		}
 		if err := checkGainsFinite(g); err != nil {
@@ -318,11 +322,11 @@ func sweepSetup(spec SweepSpec) (res SweepResult, outer, inner []aggregators.Ope
 	if spec.Workers < 0 {
 		return res, nil, nil, fmt.Errorf("gain: sweep: Workers = %d, need >= 0: %w", spec.Workers, ErrParam)
 	}
-	outerName, err := SweepFamily(spec.Outer)
+	outerName, err := sweepFamily(spec.Outer)
 	if err != nil {
 		return res, nil, nil, fmt.Errorf("gain: sweep: U: %w", err)
 	}
-	innerName, err := SweepFamily(spec.Inner)
+	innerName, err := sweepFamily(spec.Inner)
 	if err != nil {
 		return res, nil, nil, fmt.Errorf("gain: sweep: T: %w", err)
 	}
@@ -381,6 +385,15 @@ func (r *SweepResult) set(i, j int, g Gains) {
 // SweepSpec ("softmax" for " SoftMax(t)"), or an error wrapping
 // ErrOperator that lists the parametric families if name is not one.
 func SweepFamily(name string) (string, error) {
+	family, err := sweepFamily(name)
+	if err != nil {
+		return "", fmt.Errorf("gain: %w", err)
+	}
+	return family, nil
+}
+
+// sweepFamily is SweepFamily with errors that name no package.
+func sweepFamily(name string) (string, error) {
 	s := strings.ToLower(strings.ReplaceAll(name, " ", ""))
 	if base, arg, ok := strings.Cut(s, "("); ok {
 		switch strings.TrimSuffix(arg, ")") {
@@ -425,7 +438,7 @@ func sweepMembers(family string, params []float64) ([]aggregators.Operator, erro
 		}
 		op, err := aggregators.Parse(family + "(" + strconv.FormatFloat(t, 'g', -1, 64) + ")")
 		if err != nil {
-			return nil, fmt.Errorf("%s parameter %v: %v: %w", family, t, err, ErrParam)
+			return nil, fmt.Errorf("value %d of the grid, %v: %w: %w", k, t, err, ErrParam)
 		}
 		ops[k] = op
 	}

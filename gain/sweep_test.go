@@ -265,6 +265,16 @@ func TestSweepErrors(t *testing.T) {
 	if f, err := gain.SweepFamily(" SoftMax(τ)"); f != "softmax" || err != nil {
 		t.Errorf("SweepFamily(\" SoftMax(τ)\") = %q, %v", f, err)
 	}
+	if _, err := gain.SweepFamily("min"); !errors.Is(err, gain.ErrOperator) || !strings.HasPrefix(err.Error(), `gain: "min" is not a parametric family`) {
+		t.Errorf("SweepFamily(\"min\"): error %v, want ErrOperator with the package's prefix", err)
+	}
+	// A parameter outside its family's domain wraps aggregators' sentinel
+	// too, as Numerical's errors do, and names the value of the grid.
+	spec := smallSpec(t)
+	spec.InnerParams = []float64{1, -1}
+	if _, err := gain.Sweep(spec); !errors.Is(err, aggregators.ErrParam) || !strings.Contains(err.Error(), "gain: sweep: T: value 1 of the grid, -1: ") {
+		t.Errorf("powersum(-1): error %v, want one wrapping aggregators.ErrParam, naming the value of the grid", err)
+	}
 	if got := strings.Join(gain.ParametricFamilies(), ","); got != "softmax,lse,powersum,powermean,level" {
 		t.Errorf("ParametricFamilies = %s", got)
 	}
@@ -295,8 +305,8 @@ func TestSweepCellErrors(t *testing.T) {
 	spec.Solve = func(*aggregators.Reward, int, int, gain.Allocation, *gain.Options) (gain.Gains, error) {
 		panic("solver bug")
 	}
-	if _, err := gain.Sweep(spec); err == nil || !strings.Contains(err.Error(), "solver bug") {
-		t.Errorf("panic in Solve: got %v", err)
+	if _, err := gain.Sweep(spec); !errors.Is(err, gain.ErrOperator) || !strings.Contains(err.Error(), "solver bug") || !strings.Contains(err.Error(), "U = softmax(") {
+		t.Errorf("panic in Solve: got %v, want ErrOperator naming the cell and the panic", err)
 	}
 
 	spec = smallSpec(t)

@@ -238,10 +238,10 @@ func settingsDiff(saved, s settings, err error) string {
 func (s *settings) canonicalise() error {
 	var err error
 	if s.U, err = gain.SweepFamily(s.U); err != nil {
-		return usagef("-u: %v", err)
+		return usagef("-u: %s", strings.TrimPrefix(err.Error(), "gain: "))
 	}
 	if s.T, err = gain.SweepFamily(s.T); err != nil {
-		return usagef("-t: %v", err)
+		return usagef("-t: %s", strings.TrimPrefix(err.Error(), "gain: "))
 	}
 	if s.N < 1 || s.M < 1 {
 		return usagef("-n %d -m %d: want N >= 1 and M >= 1", s.N, s.M)

@@ -294,7 +294,7 @@ func TestSweepOtherFamilies(t *testing.T) {
 	// before anything is written.
 	dir = filepath.Join(t.TempDir(), "bad")
 	code, _, errOut = runArgs("sweep", "-u", "softmax", "-t", "lse", "-from", "-1", "-to", "1", "-steps", "3", "-out", dir)
-	if code != exitUsage || !strings.Contains(errOut, `T: lse parameter 0`) {
+	if code != exitUsage || !strings.Contains(errOut, `T: value 1 of the grid, 0: `) || !strings.Contains(errOut, "lse parameter must not be 0") {
 		t.Errorf("lse(0): exit %d, stderr %q", code, errOut)
 	}
 	if _, err := os.Stat(dir); err == nil {
