@@ -98,7 +98,7 @@ type discSearch struct {
 	top      []discLeaf // the best leaves, best first
 	keep     int        // how many leaves to keep in top
 	leaves   int        // count vectors visited
-	overflow bool       // U was ±Inf at some count vector
+	overflow bool       // a task score beyond MaxInput or U = ±Inf at some count vector
 	capRest  []int      // capRest[class]: agents the classes after it can hold
 }
 
@@ -170,6 +170,9 @@ func (s *discSearch) rec(g, k, maxc, left int) {
 func (s *discSearch) leaf() {
 	s.leaves++
 	for _, v := range s.y {
+		if numScoreOverflows(v) {
+			s.overflow = true
+		}
 		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > aggregators.MaxInput || s.nonNeg && v < 0 {
 			return
 		}
@@ -228,7 +231,7 @@ func numDiscrete(r *aggregators.Reward, n, m int) (Gains, error) {
 	}
 	s.run()
 	if s.overflow {
-		return Gains{}, fmt.Errorf("gain: %v overflows (R = ±Inf) at some discrete allocations: %w", r, ErrOperator)
+		return Gains{}, fmt.Errorf("gain: %v overflows (a task score beyond aggregators.MaxInput = %g, or R = ±Inf) at some discrete allocations: %w", r, aggregators.MaxInput, ErrOperator)
 	}
 	if len(s.top) == 0 {
 		return Gains{}, fmt.Errorf("gain: %v is not defined at any discrete allocation of N = %d agents over M = %d tasks: %w", r, n, m, ErrOperator)

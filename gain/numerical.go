@@ -242,8 +242,9 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 //
 // Points where a task score is outside U's domain, or R overflows, are
 // treated as undefined and avoided; an overflow anywhere among the points
-// tried is reported as an error, since the supremum is then not
-// representable.
+// tried (R = ±Inf, or a task score beyond aggregators.MaxInput by more
+// than rounding, where U is not defined) is reported as an error, since the supremum is then not
+// representable, or lies where the search cannot reach it.
 //
 // Numerical returns an error wrapping ErrOperator for a nil reward or
 // operator, an operator with an invalid parameter, a reward that is not
@@ -812,7 +813,7 @@ func (c *numConfig) search(hom bool, st numStarts, rnd *rand.Rand) (numPoint, []
 		}
 	}
 	if exact.overflow {
-		return numPoint{}, nil, fmt.Errorf("gain: %v overflows (R = ±Inf) at some allocations: %w", c.r, ErrOperator)
+		return numPoint{}, nil, fmt.Errorf("gain: %v overflows (a task score beyond aggregators.MaxInput = %g, or R = ±Inf) at some allocations: %w", c.r, aggregators.MaxInput, ErrOperator)
 	}
 	if len(pool) == 0 {
 		return numPoint{}, nil, fmt.Errorf("gain: %v is not defined at any allocation tried (task scores outside the domain of %v): %w", c.r, c.r.Outer, ErrOperator)

@@ -681,6 +681,7 @@ func TestNumericalErrors(t *testing.T) {
 	minMax := aggregators.NewReward(aggregators.Min{}, aggregators.Max{})
 	negative := aggregators.SumForm{Name: "x−1", G: func(x float64) float64 { return x - 1 }, Dom: aggregators.Real}
 	pole := aggregators.SumForm{Name: "1/x", G: func(x float64) float64 { return 1 / x }, Dom: aggregators.NonNegative}
+	expSum := aggregators.SumForm{Name: "exp(300x)", G: func(x float64) float64 { return math.Exp(300 * x) }, Dom: aggregators.NonNegative} // e^300 ≈ 2e130
 	nan := math.NaN()
 	cases := []struct {
 		name    string
@@ -723,6 +724,13 @@ func TestNumericalErrors(t *testing.T) {
 		{"undefined discrete", aggregators.NewReward(aggregators.PowerSum{T: 2}, negative), 2, 2, gain.Discrete, nil, gain.ErrOperator, "not defined"},
 		{"overflow", aggregators.NewReward(aggregators.PowerSum{T: 1000}, aggregators.PowerSum{T: 2}), 3, 3, gain.Continuous, nil, gain.ErrOperator, "overflows"},
 		{"overflow discrete", aggregators.NewReward(aggregators.PowerSum{T: 1000}, aggregators.PowerSum{T: 2}), 3, 3, gain.Discrete, nil, gain.ErrOperator, "overflows"},
+		// Task scores beyond MaxInput on part of the feasible set: the
+		// optimum lies on the edge of what U accepts, where the search
+		// cannot follow it (sum∘powersum(150) has R = 2e100 at a point
+		// within the budget, but the search found 5e98).
+		{"score overflow", aggregators.NewReward(aggregators.Sum{}, aggregators.PowerSum{T: 150}), 2, 2, gain.Continuous, &gain.Options{Budget: gain.Budget{Max: 10}}, gain.ErrOperator, "task score beyond aggregators.MaxInput"},
+		{"score overflow discrete", aggregators.NewReward(aggregators.Mean{}, expSum), 2, 2, gain.Discrete, nil, gain.ErrOperator, "task score beyond aggregators.MaxInput"},
+		{"score overflow unit budget", aggregators.NewReward(aggregators.Mean{}, expSum), 2, 2, gain.Continuous, nil, gain.ErrOperator, "task score beyond aggregators.MaxInput"},
 		{"panicking operator", aggregators.NewReward(aggregators.Sum{}, pole), 2, 2, gain.Continuous, nil, gain.ErrOperator, "1/x"},
 		{"panicking discrete", aggregators.NewReward(aggregators.Sum{}, pole), 2, 2, gain.Discrete, nil, gain.ErrOperator, "1/x"},
 	}

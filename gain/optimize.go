@@ -17,8 +17,9 @@ type numObjective struct {
 	inner  []numKernel // one per task
 	outer  numKernel
 	nonNeg bool // U accepts only non-negative scores
-	// overflow records that R was ±Inf at some point (such points are
-	// treated as undefined).
+	// overflow records that a task score beyond aggregators.MaxInput or
+	// R = ±Inf was met at some point (such points are treated as
+	// undefined).
 	overflow bool
 
 	col, gcol []float64 // length n
@@ -83,8 +84,23 @@ func (o *numObjective) column(x []float64, j int) []float64 {
 	return o.col
 }
 
-// validScore reports whether v is a valid input of U.
+// numScoreSlack is how far beyond aggregators.MaxInput, relatively, a
+// task score may round without counting as an overflow: scores of efforts
+// at a budget of MaxInput land a few ulps above it.
+const numScoreSlack = 1e-9
+
+// numScoreOverflows reports whether a task score is ±Inf or beyond
+// aggregators.MaxInput by more than rounding (numScoreSlack).
+func numScoreOverflows(v float64) bool {
+	return math.Abs(v) > aggregators.MaxInput*(1+numScoreSlack)
+}
+
+// validScore reports whether v is a valid input of U, recording an
+// overflow if numScoreOverflows.
 func (o *numObjective) validScore(v float64) bool {
+	if numScoreOverflows(v) {
+		o.overflow = true
+	}
 	return !math.IsNaN(v) && !math.IsInf(v, 0) && math.Abs(v) <= aggregators.MaxInput && !(o.nonNeg && v < 0)
 }
 
