@@ -168,6 +168,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"train", "-dir", dir, "-hidden", "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1"}, "17 layers; want at most 16"},
 		{[]string{"train", "-dir", dir, "-N", "4", "-M", "4", "-hidden", "4096,4096"}, "-N 4 -M 4 -hidden 4096,4096 -frames-per-iter 1600 -envs 64 -workers 1 -minibatch 400 -eval-episodes 32: the two teams would need about"},
 		{[]string{"train", "-dir", dir, "-env", "tag", "-envs", "400000"}, "GB of memory; want at most 4 GB"},
+		// The rollouts' forward passes over a million environments at once
+		// (this one ran out of memory past 4.7 GB before the estimate
+		// counted them).
+		{[]string{"train", "-dir", dir, "-envs", "1000000"}, "the two teams would need about 6.44 GB of memory"},
 		{[]string{"train", "-dir", dir, "-env", "tag", "-envs", "1000000"}, "Team.Envs = 1000000: tag would keep 1000000·2·18 values"},
 		{[]string{"train", "-dir", dir, "-eval-episodes", "100000000"}, "-eval-episodes 100000000: want at most 1000000"},
 		{[]string{"train", "-dir", dir, "-task-params", "x=1", "-task-episodes", "100000000"}, "-task-episodes 100000000: want at most 1000000"},

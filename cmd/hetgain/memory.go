@@ -64,9 +64,9 @@ func layerParams(in float64, hidden []int, out float64) float64 {
 
 // Costs of the memory estimate, calibrated on the maximum resident
 // memory of one-iteration runs of the matrix game, capture and tag
-// (networks of up to 2 x 2048 units, up to 200,000 frames per iteration,
-// a million evaluation episodes): it was between 0.4 and 1.1 times the
-// estimate.
+// (networks of up to 2 x 2048 units, up to 200,000 frames per iteration
+// and 200,000 environments a worker, a million evaluation episodes): it
+// was between 0.4 and 1.1 times the estimate.
 const (
 	// paramBytes is the memory per network parameter: the parameters,
 	// their gradient, Adam's two moments, and the copies and encoding
@@ -77,13 +77,20 @@ const (
 	// activations, environments) to its live data: the garbage of each
 	// iteration grows the heap before the collector runs.
 	gcHeadroom = 1.8
+	// inferenceShare is the share of the activations of both networks on
+	// every environment of a worker at once, as the rollouts' forward
+	// passes compute them, that is live at a time (the matrix game with
+	// 200,000 environments a worker: 1.0 GB resident, where this term is
+	// three quarters of the estimate).
+	inferenceShare = 0.5
 )
 
 // teamBytes estimates the memory of a team of c (defaults filled in) in
 // environments of sizes s, heterogeneous (an actor per agent) or not,
 // with evaluations on evalEpisodes episodes: its networks (paramBytes a
 // parameter), and before gcHeadroom an iteration's rollouts, a
-// minibatch's activations and gradients, and its environments.
+// minibatch's activations and gradients, the rollouts' activations on
+// every environment at once, and its environments.
 func teamBytes(c learn.Config, het bool, s envSizes, evalEpisodes int) float64 {
 	n := float64(s.agents)
 	in := float64(s.obs)
@@ -116,7 +123,9 @@ func teamBytes(c learn.Config, het bool, s envSizes, evalEpisodes int) float64 {
 		hidden += float64(h)
 	}
 	rows := math.Min(float64(c.Minibatch), frames)
-	rest += 8 * 3 * rows * (n*(in+hidden+out) + cRows*(cIn+hidden+cOut))
+	activations := n*(in+hidden+out) + cRows*(cIn+hidden+cOut) // per row of inputs
+	rest += 8 * 3 * rows * activations
+	rest += 8 * inferenceShare * float64(c.Workers) * float64(c.Envs) * activations
 	rest += (float64(c.Workers)*float64(c.Envs) + float64(evalEpisodes)) * s.episodeBytes()
 	return paramBytes*params + gcHeadroom*rest
 }
