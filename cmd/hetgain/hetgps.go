@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -78,7 +79,8 @@ checkpoint (θ, its optimiser and both teams), writes the same files for
 the seeds finished so far (if any), exits with status 130 and
 prints the command that resumes: the same command again, which continues
 with the same numbers as an uninterrupted run. A larger -iterations
-extends finished runs; other settings need another -dir.
+extends finished runs; other settings need another -dir (a -dir that
+holds the runs of another environment is refused).
 
 The size flags have upper limits (given with each flag below), and the
 two teams with the gradient's episodes may need at most about 4 GB of
@@ -274,6 +276,10 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			fmt.Sprintf("-grad-episodes %d", *gradEpisodes), fmt.Sprintf("-episode-length %d", probe.EpisodeLength())); err != nil {
 			return err
 		}
+		if other := hetgpsOtherSettings(*dir, env.value); len(other) > 0 {
+			return usagef("-dir %s holds the HetGPS runs of another environment (%s), whose summary.txt and trajectories.csv this search would overwrite: use another -dir",
+				*dir, strings.Join(other, ", "))
+		}
 		e, err := reproduce.HetGPSSearch("hetgps", env.value, spec, *seeds)
 		if err != nil {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "reproduce: "))
@@ -292,6 +298,22 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		return a.runHetGPS(e, *dir, 1, *plot, *quiet, "hetgps")
 	}
+}
+
+// hetgpsOtherSettings returns the subdirectories of dir other than label
+// that hold HetGPS runs (<setting>/seed<k>/spec.json), in name order.
+func hetgpsOtherSettings(dir, label string) []string {
+	entries, _ := os.ReadDir(dir) // none if dir does not exist yet
+	var other []string
+	for _, entry := range entries {
+		if !entry.IsDir() || entry.Name() == label {
+			continue
+		}
+		if runs, _ := filepath.Glob(filepath.Join(dir, entry.Name(), "seed*", "spec.json")); len(runs) > 0 {
+			other = append(other, filepath.Join(dir, entry.Name()))
+		}
+	}
+	return other
 }
 
 // checkHetGPSMemory is checkJobsMemory for the runs of e.

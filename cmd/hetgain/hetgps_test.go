@@ -93,6 +93,17 @@ func TestHetGPSCommandTiny(t *testing.T) {
 		!strings.Contains(errOut, "Descent") || !strings.Contains(errOut, "use another directory") {
 		t.Errorf("-descent in a directory of ascents: exit %d, stderr %q", code, errOut)
 	}
+	// Another environment in the same directory would overwrite its
+	// summary and trajectories: refused, naming the runs there, before
+	// anything is written.
+	summary := readFile(t, filepath.Join(dir, "summary.txt"))
+	if code, _, errOut := runArgs(hetgpsTinyArgs(dir, "-env", "capture", "-iterations", "1", "-quiet")...); code != exitUsage ||
+		!strings.Contains(errOut, "holds the HetGPS runs of another environment ("+filepath.Join(dir, "matrix")+")") {
+		t.Errorf("-env capture in a directory of matrix runs: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "capture")); err == nil || readFile(t, filepath.Join(dir, "summary.txt")) != summary {
+		t.Error("-env capture in a directory of matrix runs: the directory changed")
+	}
 	log, _, err = learn.ReadHetGPSLog(filepath.Join(dir2, "matrix", "seed1"))
 	if err != nil || len(log) == 0 {
 		t.Fatalf("alternated run's log: %d rows, %v", len(log), err)
