@@ -832,7 +832,7 @@ func HetGPSWithProgress(spec HetGPSSpec, opt Options, progress func(HetGPSStats)
 		}
 	}
 	every := opt.CheckpointEvery
-	setInt(&every, 10)
+	setInt(&every, DefaultCheckpointEvery)
 	for h.iter < spec.Run.Iterations {
 		if opt.Stop != nil && opt.Stop() {
 			if err := save(); err != nil {

@@ -12,6 +12,10 @@ import (
 	"strings"
 )
 
+// DefaultCheckpointEvery is the number of iterations between the
+// checkpoints of a run whose Options.CheckpointEvery is 0.
+const DefaultCheckpointEvery = 10
+
 // Options control a long run from outside. The zero value runs to the
 // end, keeping nothing on disk.
 type Options struct {
@@ -26,8 +30,8 @@ type Options struct {
 	// Empty: nothing is written.
 	Dir string
 	// CheckpointEvery is the number of iterations between checkpoints
-	// (default 10). A checkpoint is also written before the first
-	// iteration, at the end and when the run stops.
+	// (0 means DefaultCheckpointEvery). A checkpoint is also written
+	// before the first iteration, at the end and when the run stops.
 	CheckpointEvery int
 	// Stop, if not nil, is polled between iterations; when it returns
 	// true the run checkpoints and returns an error wrapping ErrStopped.
@@ -219,7 +223,7 @@ func Train(spec RunSpec, opt Options) (*Result, error) {
 		}
 	}
 	every := opt.CheckpointEvery
-	setInt(&every, 10)
+	setInt(&every, DefaultCheckpointEvery)
 	for pair.het.iter < pair.spec.Iterations {
 		if opt.Stop != nil && opt.Stop() {
 			if err := save(); err != nil {

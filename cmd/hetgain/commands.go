@@ -90,7 +90,7 @@ type app struct {
 }
 
 func newApp(ctx context.Context, stdout, stderr io.Writer) *app {
-	return &app{ctx: ctx, stdout: stdout, stderr: stderr, now: time.Now, terminal: isTerminal(stderr)}
+	return &app{ctx: ctx, stdout: stdout, stderr: &lockedWriter{w: stderr}, now: time.Now, terminal: isTerminal(stderr)}
 }
 
 // run runs hetgain with the command-line arguments args (without the

@@ -74,7 +74,8 @@ as separate bands (their θ, gain and heterogeneous team's diversity) to
 DIR/hetgps-<env>-outcomes.png. It prints the summary and the files
 written.
 
-Ctrl-C (SIGINT) or SIGTERM stops after the running iteration, keeps a
+Ctrl-C (SIGINT) or SIGTERM stops after the running iteration (it says so
+at once; a second Ctrl-C quits at once, as a crash would), keeps a
 checkpoint (θ, its optimiser and both teams), writes the same files for
 the seeds finished so far (if any), exits with status 130 and
 prints the command that resumes: the same command again, which continues
@@ -350,7 +351,9 @@ func (a *app) runHetGPS(e reproduce.HetGPSExperiment, dir string, jobs int, plot
 			hp.update(r)
 		}
 	}
+	announced := a.announceStop(command)
 	res, err := reproduce.RunHetGPSExperiment(e, opt)
+	announced()
 	prog.finish()
 	runs := e.Runs()
 	switch {

@@ -299,6 +299,9 @@ func TestHetGPSCommandInterruptResume(t *testing.T) {
 	if code := a.run(hetgpsTinyArgs(dir)); code != exitInterrupted {
 		t.Fatalf("exit %d, want %d; stderr %q", code, exitInterrupted, errb.String())
 	}
+	if !strings.Contains(errb.String(), "hetgain hetgps: interrupted: stopping after the running iteration") {
+		t.Errorf("stderr does not acknowledge the interrupt:\n%s", errb.String())
+	}
 	if !strings.Contains(errb.String(), "interrupted: 1 of 2 runs finished") || !strings.Contains(errb.String(), "hetgain hetgps -iterations 6") {
 		t.Errorf("stderr does not say what was kept and how to resume:\n%s", errb.String())
 	}

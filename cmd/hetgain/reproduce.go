@@ -97,7 +97,8 @@ without the distance shaping and collision penalty (the capture reward
 alone, as the paper's); the gain of the training returns is the
 ReturnGain column, and the curves show it.
 
-Ctrl-C (SIGINT) or SIGTERM stops the running runs after their iteration,
+Ctrl-C (SIGINT) or SIGTERM stops the running runs after their iteration
+(it says so at once; a second Ctrl-C quits at once, as a crash would),
 keeping their checkpoints, writes gains.csv and the figures of the runs
 finished so far (if any; a variant without a finished run keeps the
 figures it had), exits with status 130 and prints the command
@@ -390,7 +391,9 @@ func trainExperiment(j *reproduceJob, e reproduce.Experiment, dir string) (*repr
 			rp.update(p.Cell, p.Done, p.Iteration, p.Iterations, p.FPS, p.EvalGain)
 		}
 	}
+	announced := j.announceStop("reproduce")
 	res, err := reproduce.Run(e, opt)
+	announced()
 	prog.finish()
 	if !errors.Is(err, learn.ErrStopped) {
 		return res, err

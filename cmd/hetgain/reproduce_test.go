@@ -129,6 +129,9 @@ func TestReproduceInterruptAndResume(t *testing.T) {
 			if !strings.Contains(errb.String(), msg) {
 				t.Errorf("stderr:\n%s\nwant it to contain\n%s", errb.String(), msg)
 			}
+			if ack := "hetgain reproduce: interrupted: stopping after the running iteration"; strings.Count(errb.String(), ack) != 1 {
+				t.Errorf("stderr:\n%s\nwant %q once", errb.String(), ack)
+			}
 			checkPartialTable(t, dir, errb.String())
 			if resume := "Resume with the same command:\n  hetgain " + strings.Join(args, " ") + "\n"; !strings.HasSuffix(errb.String(), resume) {
 				t.Errorf("stderr:\n%s\nwant it to end with\n%s", errb.String(), resume)

@@ -89,7 +89,8 @@ also give these returns and their gain (TaskHet, TaskHom, TaskGain).
 teams are still trained, as a pair (twice the time of one team), and
 gains.csv has both.
 
-Ctrl-C (SIGINT) or SIGTERM stops training after the running iteration,
+Ctrl-C (SIGINT) or SIGTERM stops training after the running iteration
+(it says so at once; a second Ctrl-C quits at once, as a crash would),
 keeps a checkpoint, writes gains.csv and the curves of the seeds finished
 (if any), exits with status 130 and prints the command that resumes: the
 same command again. It continues each seed from its
@@ -529,6 +530,8 @@ func (j *trainJob) run() error {
 		}
 	}
 	stop := func() bool { return j.ctx.Err() != nil }
+	announced := j.announceStop("train")
+	defer announced()
 	logs := make([][]learn.PairStats, 0, runs)
 	var tasks []taskScore
 	for k := j.first; k <= j.seeds; k++ {
@@ -542,6 +545,7 @@ func (j *trainJob) run() error {
 		res, err := learn.Train(spec, opt)
 		switch {
 		case errors.Is(err, learn.ErrStopped):
+			announced()
 			prog.finish()
 			if len(logs) > 0 { // the table and figure of the seeds finished
 				if err := j.writeResults(logs, tasks); err != nil {

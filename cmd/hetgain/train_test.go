@@ -141,6 +141,11 @@ func TestTrainInterruptAndResume(t *testing.T) {
 			if !strings.Contains(errb.String(), msg) {
 				t.Errorf("stderr:\n%s\nwant it to contain\n%s", errb.String(), msg)
 			}
+			// The interrupt is acknowledged at once, before the report.
+			ack := "hetgain train: interrupted: stopping after the running iteration, which then keeps a checkpoint (Ctrl-C again to quit at once"
+			if k := strings.Index(errb.String(), ack); k < 0 || k > strings.Index(errb.String(), msg) {
+				t.Errorf("stderr:\n%s\nwant %q before the report", errb.String(), ack)
+			}
 			// The table and curves of the seeds finished, if any.
 			finished := c.seed - 1
 			if finished == 0 {
