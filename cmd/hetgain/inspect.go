@@ -61,7 +61,7 @@ escaper is the fraction of steps after it caught that escaper.`,
 	examples: []example{
 		{"hetgain inspect -dir runs/minmax", "the learned allocations of a matrix-game train run"},
 		{"hetgain inspect -dir results/tag-large/2v2/mean-max -task-params shaping=0,penalty=0 -csv mean-max.csv -plot mean-max.png",
-			"which chaser caught which escaper, capture reward alone; also as a table and a picture"},
+			"which chaser caught which escaper, capture reward alone; also as a table and a picture (after hetgain reproduce tag-large: the stored runs in testdata/reproductions keep no checkpoints)"},
 	},
 	setup: setupInspect,
 }
