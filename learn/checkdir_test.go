@@ -3,6 +3,7 @@ package learn
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -202,7 +203,7 @@ func TestRunDirSpellings(t *testing.T) {
 		{noField, "without AgentRewards", respelled, ""},
 		{tagNoField, "without AgentRewards, in Tag", tagSpec, ""},
 		{tagNoField, "without AgentRewards, against agent rewards", own, "Team.AgentRewards"},
-		{unknown, "with an unknown setting", respelled, "Team.Telepathy"},
+		{unknown, "with an unknown setting", respelled, "Team.Telepathy true (this run has no such setting)"},
 	} {
 		if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {
 			t.Fatal(err)
@@ -243,6 +244,10 @@ func TestErrOtherSettings(t *testing.T) {
 	other("CheckRunDir, other learning rate", CheckRunDir(dir, lr))
 	_, err := Train(lr, Options{Dir: dir})
 	other("Train, other learning rate", err)
+	// Every setting that differs is listed: -lr sets the critic's rate too.
+	if want := "learn: " + dir + ": the run kept there has other settings: Team.CriticLR 0.003 (this run 0.0123), Team.LR 0.003 (this run 0.0123); use another directory"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Train, other learning rate: %v, want it to begin %q", err, want)
+	}
 	hg := hetgpsSmallCapture(3, 2)
 	other("CheckHetGPSDir on a paired run", CheckHetGPSDir(dir, hg))
 
@@ -255,6 +260,19 @@ func TestErrOtherSettings(t *testing.T) {
 	other("CheckHetGPSDir, descent", CheckHetGPSDir(hgDir, descent))
 	_, err = HetGPS(descent, Options{Dir: hgDir})
 	other("HetGPS, descent", err)
+	// An array of objects is compared element by element, and values are
+	// shown as JSON.
+	start := hetgpsSmallCapture(3, 2)
+	start.Params[len(start.Params)-1].Init += 0.5
+	last := len(start.Params) - 1
+	_, err = HetGPS(start, Options{Dir: hgDir})
+	other("HetGPS, another start", err)
+	if want := fmt.Sprintf("the run kept there has other settings: Params[%d].Init %s (this run %s);", last, compactJSON(start.Params[last].Init-0.5), compactJSON(start.Params[last].Init)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("HetGPS, another start: %v, want %q", err, want)
+	}
+	if err := specDiff("Hidden", []interface{}{64.0, 64.0}, []interface{}{64.0}); err == nil || !strings.Contains(err.Error(), "Hidden [64,64] (this run [64])") {
+		t.Errorf("arrays of other lengths: %v", err)
+	}
 
 	// A corrupt checkpoint, an unreadable specification in it, and an
 	// unreadable spec.json.

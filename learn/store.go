@@ -96,7 +96,7 @@ func openStore(dir string, spec []byte, header []string) (*store, *checkpoint, [
 	var rows [][]string
 	if ck != nil {
 		if err := sameSpec(ck.Spec, spec); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, fmt.Errorf("learn: %s: %w", dir, err)
 		}
 		if rows, err = readLog(filepath.Join(dir, logFile), header, ck.Iteration); err != nil {
 			return nil, nil, nil, err
@@ -170,20 +170,20 @@ func checkSpecFile(dir string, want []byte) error {
 		return fmt.Errorf("learn: %w", err)
 	}
 	if err := sameSpec(got, want); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("learn: %s: %w", path, err)
 	}
 	return nil
 }
 
-// sameSpec reports an error wrapping ErrOtherSettings naming the first
+// sameSpec reports an error wrapping ErrOtherSettings naming every
 // setting (in the order of the sorted dotted names, such as "Team.LR")
 // that differs between two JSON specifications, ignoring the top-level
 // "Iterations" (a run may be extended); one wrapping ErrCheckpoint only
-// if either cannot be read.
+// if either cannot be read. Its messages have no package prefix.
 func sameSpec(old, new []byte) error {
 	var a, b map[string]interface{}
 	if json.Unmarshal(old, &a) != nil || json.Unmarshal(new, &b) != nil {
-		return fmt.Errorf("learn: unreadable specification in checkpoint: %w", ErrCheckpoint)
+		return fmt.Errorf("unreadable specification in checkpoint: %w", ErrCheckpoint)
 	}
 	delete(a, "Iterations")
 	delete(b, "Iterations")
@@ -237,48 +237,62 @@ func setSetting(spec map[string]interface{}, key string, v interface{}) {
 	}
 }
 
-// sameLeaf reports whether the JSON values a and b, not objects, are the
-// same setting: numbers equal as numbers (so -0 is 0), arrays element by
-// element, anything else as printed.
+// sameLeaf reports whether the JSON values a and b, neither an object
+// nor an array, are the same setting: numbers equal as numbers (so -0 is
+// 0), anything else as printed.
 func sameLeaf(a, b interface{}) bool {
-	switch a := a.(type) {
-	case float64:
+	if fa, ok := a.(float64); ok {
 		fb, ok := b.(float64)
-		return ok && a == fb
-	case []interface{}:
-		bs, ok := b.([]interface{})
-		if !ok || len(a) != len(bs) {
-			return false
-		}
-		for i := range a {
-			if !sameLeaf(a[i], bs[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && fa == fb
 	}
 	return fmt.Sprint(a) == fmt.Sprint(b)
 }
 
 // specDiff compares the JSON values a (the checkpoint's) and b (this
 // run's) of the setting name, descending into objects key by key in
-// sorted order.
+// sorted order and into arrays of the same length element by element
+// (Params[1].Init), and returns an error wrapping ErrOtherSettings that
+// lists every setting that differs, with both values as JSON. Its message
+// has no package prefix: the caller says where the run is kept.
 func specDiff(name string, a, b interface{}) error {
-	ma, okA := a.(map[string]interface{})
-	mb, okB := b.(map[string]interface{})
-	if !okA || !okB {
-		if !sameLeaf(a, b) {
-			return fmt.Errorf("learn: the run kept there has %s = %v, this run %v; use another directory: %w",
-				name, a, b, ErrOtherSettings)
-		}
+	var diffs []string
+	collectDiffs(&diffs, name, a, b)
+	if len(diffs) == 0 {
 		return nil
 	}
-	keys := make([]string, 0, len(ma)+len(mb))
-	for k := range ma {
+	return fmt.Errorf("the run kept there has other settings: %s; use another directory: %w", strings.Join(diffs, ", "), ErrOtherSettings)
+}
+
+// collectDiffs appends to diffs a description of each setting at or
+// below name that differs between a and b, as specDiff compares them.
+func collectDiffs(diffs *[]string, name string, a, b interface{}) {
+	ma, okA := a.(map[string]interface{})
+	mb, okB := b.(map[string]interface{})
+	if okA && okB {
+		collectObjectDiffs(diffs, name, ma, mb)
+		return
+	}
+	la, okA := a.([]interface{})
+	lb, okB := b.([]interface{})
+	if okA && okB && len(la) == len(lb) {
+		for i := range la {
+			collectDiffs(diffs, fmt.Sprintf("%s[%d]", name, i), la[i], lb[i])
+		}
+		return
+	}
+	if okA || okB || !sameLeaf(a, b) {
+		*diffs = append(*diffs, fmt.Sprintf("%s %s (this run %s)", name, compactJSON(a), compactJSON(b)))
+	}
+}
+
+// collectObjectDiffs is collectDiffs for two objects.
+func collectObjectDiffs(diffs *[]string, name string, a, b map[string]interface{}) {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
 		keys = append(keys, k)
 	}
-	for k := range mb {
-		if _, ok := ma[k]; !ok {
+	for k := range b {
+		if _, ok := a[k]; !ok {
 			keys = append(keys, k)
 		}
 	}
@@ -288,14 +302,26 @@ func specDiff(name string, a, b interface{}) error {
 		if name != "" {
 			sub = name + "." + k
 		}
-		if _, ok := ma[k]; !ok {
-			return fmt.Errorf("learn: the run kept there has no setting %s: %w", sub, ErrOtherSettings)
-		}
-		if err := specDiff(sub, ma[k], mb[k]); err != nil {
-			return err
+		_, inA := a[k]
+		_, inB := b[k]
+		switch {
+		case !inA:
+			*diffs = append(*diffs, fmt.Sprintf("no %s (this run %s)", sub, compactJSON(b[k])))
+		case !inB:
+			*diffs = append(*diffs, fmt.Sprintf("%s %s (this run has no such setting)", sub, compactJSON(a[k])))
+		default:
+			collectDiffs(diffs, sub, a[k], b[k])
 		}
 	}
-	return nil
+}
+
+// compactJSON returns the decoded JSON value v as JSON on one line.
+func compactJSON(v interface{}) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 func readCheckpoint(path string) (*checkpoint, error) {

@@ -36,14 +36,18 @@ func (a *app) announceStop(command string) (done func()) {
 		defer wg.Done()
 		select {
 		case <-a.ctx.Done():
-			newline := ""
-			if a.terminal {
-				newline = "\n" // below the progress line, which is drawn in place
-			}
-			fmt.Fprintf(a.stderr, "%shetgain %s: interrupted: stopping after the running iteration, which then keeps a checkpoint (Ctrl-C again to quit at once; a resume then recomputes the iterations since the last checkpoint, at most %d)\n",
-				newline, command, learn.DefaultCheckpointEvery)
 		case <-finished:
+			if a.ctx.Err() == nil {
+				return
+			}
+			// Cancelled too, before this goroutine ran: say it all the same.
 		}
+		newline := ""
+		if a.terminal {
+			newline = "\n" // below the progress line, which is drawn in place
+		}
+		fmt.Fprintf(a.stderr, "%shetgain %s: interrupted: stopping after the running iteration, which then keeps a checkpoint (Ctrl-C again to quit at once; a resume then recomputes the iterations since the last checkpoint, at most %d)\n",
+			newline, command, learn.DefaultCheckpointEvery)
 	}()
 	var once sync.Once
 	return func() {
