@@ -312,3 +312,68 @@ func TestThetaParamString(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRunSpec reads back the run that a run directory records, with
+// its defaults filled in, and every stored reproduction's runs; a missing
+// spec.json wraps fs.ErrNotExist, and a HetGPS run's or an altered one is
+// ErrCheckpoint.
+func TestReadRunSpec(t *testing.T) {
+	spec := smallSpec(2)
+	dir := t.TempDir()
+	mustTrain(t, spec, Options{Dir: dir})
+	got, err := ReadRunSpec(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := DiffRunSpecs(got, spec); d != nil {
+		t.Errorf("read back %+v, differs from the run's in %v", got, d)
+	}
+	if got.EvalEpisodes != spec.WithDefaults().EvalEpisodes || got.Env.Agents != 2 {
+		t.Errorf("read back %+v, want the defaults filled in", got)
+	}
+	stored, err := filepath.Glob(filepath.Join("..", "testdata", "reproductions", "*", "*", "*", "seed1", "spec.json"))
+	if err != nil || len(stored) < 50 {
+		t.Fatalf("%d stored runs, %v", len(stored), err)
+	}
+	for _, path := range stored {
+		_, err := ReadRunSpec(filepath.Dir(path))
+		if hetgps := strings.Contains(path, "hetgps-"); hetgps != errors.Is(err, ErrCheckpoint) {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+	if _, err := ReadRunSpec(t.TempDir()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("no spec.json: %v, want fs.ErrNotExist", err)
+	}
+	for _, c := range []struct{ from, to string }{{`"Clip": 0.2`, `"Clip": 0.2, "Extra": 1`}, {`"Agents": 2`, `"Agents": -1`}, {`"EvalEvery"`, `"evalEvery"`}} {
+		data, err := os.ReadFile(filepath.Join(dir, "spec.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), c.from) {
+			t.Fatalf("spec.json lacks %q:\n%s", c.from, data)
+		}
+		bad := t.TempDir()
+		if err := os.WriteFile(filepath.Join(bad, "spec.json"), []byte(strings.Replace(string(data), c.from, c.to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadRunSpec(bad); !errors.Is(err, ErrCheckpoint) {
+			t.Errorf("%s for %s: %v, want ErrCheckpoint", c.to, c.from, err)
+		}
+	}
+}
+
+// TestDiffRunSpecs checks the settings DiffRunSpecs names, in order, with
+// their values as JSON, counting Iterations and ignoring Team.Kind and
+// the defaults' spelling.
+func TestDiffRunSpecs(t *testing.T) {
+	a, b := smallSpec(2), smallSpec(5)
+	b.Env.U, b.Team.Hidden, b.Team.Kind = "MEAN", []int{8}, Homogeneous
+	got := fmt.Sprint(DiffRunSpecs(a, b))
+	want := `[{Env.U "min" "mean"} {Iterations 2 5} {Team.Hidden [8,8] [8]}]`
+	if got != want {
+		t.Errorf("DiffRunSpecs = %s, want %s", got, want)
+	}
+	if d := DiffRunSpecs(a, a.WithDefaults()); d != nil {
+		t.Errorf("a spec against itself with its defaults: %v", d)
+	}
+}

@@ -237,56 +237,89 @@ func setSetting(spec map[string]interface{}, key string, v interface{}) {
 	}
 }
 
-// sameLeaf reports whether the JSON values a and b, neither an object
-// nor an array, are the same setting: numbers equal as numbers (so -0 is
-// 0), anything else as printed.
+// sameLeaf reports whether the JSON values a and b, not objects, are the
+// same setting: numbers equal as numbers (so -0 is 0), arrays element by
+// element, anything else as printed.
 func sameLeaf(a, b interface{}) bool {
-	if fa, ok := a.(float64); ok {
+	switch a := a.(type) {
+	case float64:
 		fb, ok := b.(float64)
-		return ok && fa == fb
+		return ok && a == fb
+	case []interface{}:
+		bs, ok := b.([]interface{})
+		if !ok || len(a) != len(bs) {
+			return false
+		}
+		for i := range a {
+			if !sameLeaf(a[i], bs[i]) {
+				return false
+			}
+		}
+		return true
 	}
 	return fmt.Sprint(a) == fmt.Sprint(b)
 }
 
 // specDiff compares the JSON values a (the checkpoint's) and b (this
-// run's) of the setting name, descending into objects key by key in
-// sorted order and into arrays of the same length element by element
-// (Params[1].Init), and returns an error wrapping ErrOtherSettings that
-// lists every setting that differs, with both values as JSON. Its message
-// has no package prefix: the caller says where the run is kept.
+// run's) of the setting name as settingDiffs does, and returns an error
+// wrapping ErrOtherSettings that lists every setting that differs, with
+// both values as JSON. Its message has no package prefix: the caller says
+// where the run is kept.
 func specDiff(name string, a, b interface{}) error {
-	var diffs []string
-	collectDiffs(&diffs, name, a, b)
+	diffs := settingDiffs(name, a, b, nil)
 	if len(diffs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("the run kept there has other settings: %s; use another directory: %w", strings.Join(diffs, ", "), ErrOtherSettings)
+	text := make([]string, len(diffs))
+	for k, d := range diffs {
+		switch {
+		case d.noA:
+			text[k] = fmt.Sprintf("no %s (this run %s)", d.name, compactJSON(d.b))
+		case d.noB:
+			text[k] = fmt.Sprintf("%s %s (this run has no such setting)", d.name, compactJSON(d.a))
+		default:
+			text[k] = fmt.Sprintf("%s %s (this run %s)", d.name, compactJSON(d.a), compactJSON(d.b))
+		}
+	}
+	return fmt.Errorf("the run kept there has other settings: %s; use another directory: %w", strings.Join(text, ", "), ErrOtherSettings)
 }
 
-// collectDiffs appends to diffs a description of each setting at or
-// below name that differs between a and b, as specDiff compares them.
-func collectDiffs(diffs *[]string, name string, a, b interface{}) {
+// settingDiff is a setting in which two decoded JSON specifications
+// differ: its dotted name and its values, nil where a specification lacks
+// it (noA and noB say which).
+type settingDiff struct {
+	name     string
+	a, b     interface{}
+	noA, noB bool
+}
+
+// settingDiffs appends to out every setting at or below name in which
+// the JSON values a and b differ, and returns out. It descends into
+// objects key by key in sorted order and into arrays of objects of the
+// same length element by element (Params[1].Init); any other value, an
+// array of numbers too, is one setting compared by sameLeaf.
+func settingDiffs(name string, a, b interface{}, out []settingDiff) []settingDiff {
 	ma, okA := a.(map[string]interface{})
 	mb, okB := b.(map[string]interface{})
 	if okA && okB {
-		collectObjectDiffs(diffs, name, ma, mb)
-		return
+		return objectDiffs(name, ma, mb, out)
 	}
 	la, okA := a.([]interface{})
 	lb, okB := b.([]interface{})
-	if okA && okB && len(la) == len(lb) {
+	if okA && okB && len(la) == len(lb) && len(la) > 0 && allObjects(la) && allObjects(lb) {
 		for i := range la {
-			collectDiffs(diffs, fmt.Sprintf("%s[%d]", name, i), la[i], lb[i])
+			out = settingDiffs(fmt.Sprintf("%s[%d]", name, i), la[i], lb[i], out)
 		}
-		return
+		return out
 	}
-	if okA || okB || !sameLeaf(a, b) {
-		*diffs = append(*diffs, fmt.Sprintf("%s %s (this run %s)", name, compactJSON(a), compactJSON(b)))
+	if !sameLeaf(a, b) {
+		out = append(out, settingDiff{name: name, a: a, b: b})
 	}
+	return out
 }
 
-// collectObjectDiffs is collectDiffs for two objects.
-func collectObjectDiffs(diffs *[]string, name string, a, b map[string]interface{}) {
+// objectDiffs is settingDiffs for two objects.
+func objectDiffs(name string, a, b map[string]interface{}, out []settingDiff) []settingDiff {
 	keys := make([]string, 0, len(a)+len(b))
 	for k := range a {
 		keys = append(keys, k)
@@ -306,13 +339,25 @@ func collectObjectDiffs(diffs *[]string, name string, a, b map[string]interface{
 		_, inB := b[k]
 		switch {
 		case !inA:
-			*diffs = append(*diffs, fmt.Sprintf("no %s (this run %s)", sub, compactJSON(b[k])))
+			out = append(out, settingDiff{name: sub, b: b[k], noA: true})
 		case !inB:
-			*diffs = append(*diffs, fmt.Sprintf("%s %s (this run has no such setting)", sub, compactJSON(a[k])))
+			out = append(out, settingDiff{name: sub, a: a[k], noB: true})
 		default:
-			collectDiffs(diffs, sub, a[k], b[k])
+			out = settingDiffs(sub, a[k], b[k], out)
 		}
 	}
+	return out
+}
+
+// allObjects reports whether every element of the JSON array l is an
+// object.
+func allObjects(l []interface{}) bool {
+	for _, v := range l {
+		if _, ok := v.(map[string]interface{}); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // compactJSON returns the decoded JSON value v as JSON on one line.
@@ -322,6 +367,63 @@ func compactJSON(v interface{}) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// A SettingDiff is a setting in which two runs differ: its dotted name,
+// as "Team.LR" or "Iterations", and its value in each as JSON text, as
+// "0.003" or "[32,32]".
+type SettingDiff struct {
+	Name string
+	A, B string
+}
+
+// DiffRunSpecs returns the settings in which the paired runs a and b
+// differ, with their defaults filled in (RunSpec.WithDefaults; Team.Kind
+// is ignored), in the order of their sorted names, or nil if none does.
+// Unlike CheckRunDir it counts Iterations too: two runs of one
+// environment trained for another number of frames differ there. An
+// array, as Team.Hidden, is one setting; a Maker is not compared.
+func DiffRunSpecs(a, b RunSpec) []SettingDiff {
+	var ja, jb interface{}
+	if json.Unmarshal(mustJSON(a.withDefaults()), &ja) != nil || json.Unmarshal(mustJSON(b.withDefaults()), &jb) != nil {
+		panic("learn: a RunSpec's JSON does not decode")
+	}
+	var out []SettingDiff
+	for _, d := range settingDiffs("", ja, jb, nil) {
+		out = append(out, SettingDiff{Name: d.name, A: compactJSON(d.a), B: compactJSON(d.b)})
+	}
+	return out
+}
+
+// ReadRunSpec returns the paired run that the run directory dir (of
+// Train) records in its spec.json, with the defaults filled in, so that a
+// run can be described without the command or program that started it.
+// It needs no checkpoint: a finished run kept with its log alone is
+// enough. If dir has no spec.json, the error wraps fs.ErrNotExist; if it
+// is not a paired run's (a HetGPS run's, say) or records an invalid run,
+// ErrCheckpoint.
+func ReadRunSpec(dir string) (RunSpec, error) {
+	path := filepath.Join(dir, specFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return RunSpec{}, fmt.Errorf("learn: %w", err)
+	}
+	var spec RunSpec
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&spec) != nil {
+		return RunSpec{}, fmt.Errorf("learn: %s is not the specification of a paired run: %w", path, ErrCheckpoint)
+	}
+	if err := spec.Check(); err != nil {
+		return RunSpec{}, fmt.Errorf("learn: %s: %s: %w", path, strings.TrimPrefix(err.Error(), "learn: "), ErrCheckpoint)
+	}
+	// The decoder takes keys in any case ("evalEvery"); what it read must
+	// also be what the file says, as CheckRunDir will compare them.
+	if err := sameSpec(data, mustJSON(spec.withDefaults())); err != nil {
+		return RunSpec{}, fmt.Errorf("learn: %s does not record a paired run as hetgain writes it (%s): %w",
+			path, strings.TrimPrefix(err.Error(), "learn: "), ErrCheckpoint)
+	}
+	return spec.withDefaults(), nil
 }
 
 func readCheckpoint(path string) (*checkpoint, error) {
