@@ -652,7 +652,7 @@ func (e Experiment) cell(dir string, v Variant, u, t string, k int) cellSpec {
 	team.Hidden = append([]int(nil), team.Hidden...)
 	team.Seed += int64(k)
 	c := cellSpec{variant: v.Label, u: u, t: t, seed: k,
-		name: v.Label + "/" + u + "-" + t + "/seed" + strconv.Itoa(k),
+		name: cellDir(v.Label, u, t) + "/seed" + strconv.Itoa(k),
 		spec: learn.RunSpec{Env: env, Team: team, Iterations: e.variantIterations(v),
 			EvalEvery: e.EvalEvery, EvalEpisodes: e.EvalEpisodes}}
 	if dir != "" {
@@ -660,6 +660,10 @@ func (e Experiment) cell(dir string, v Variant, u, t string, k int) cellSpec {
 	}
 	return c
 }
+
+// cellDir returns the directory of the runs of variant, u and t,
+// relative to the experiment's and slash-separated.
+func cellDir(variant, u, t string) string { return variant + "/" + u + "-" + t }
 
 // variantIterations returns the number of iterations of v's runs.
 func (e Experiment) variantIterations(v Variant) int {

@@ -33,6 +33,12 @@ type SeedGains struct {
 	// Seeds are ascending, and Gains[i] is the gain of seed Seeds[i].
 	Seeds []int
 	Gains []float64
+	// Dir is the directory of the cell's runs, seed k's in Dir/seed<k>
+	// with its spec.json (learn.ReadRunSpec): <dir>/<variant>/<U>-<T> of
+	// the directory a reproduction's runs.csv is in, train's directory
+	// itself. It is "" where not known: a cell joined from two
+	// directories (JoinSeedGains).
+	Dir string
 }
 
 // ReadSeedGains reads the final gains of the training runs in dir, cell
@@ -173,7 +179,8 @@ func readRunTable(path string) ([]SeedGains, error) {
 			k = len(out)
 			index[cell] = k
 			gain, task := describeRunTableGain(t.text(i, "Experiment"))
-			out = append(out, SeedGains{Cell: cell, Definition: gain, Task: task})
+			dir := filepath.Join(filepath.Dir(path), filepath.FromSlash(cellDir(t.text(i, "Variant"), t.text(i, "U"), t.text(i, "T"))))
+			out = append(out, SeedGains{Cell: cell, Definition: gain, Task: task, Dir: dir})
 		}
 		if err := out[k].add(t, i, "Gain"); err != nil {
 			return nil, err
@@ -209,7 +216,7 @@ func readTrainGains(path string) (SeedGains, error) {
 	if err != nil {
 		return SeedGains{}, err
 	}
-	g := SeedGains{Definition: "the final evaluation's"}
+	g := SeedGains{Definition: "the final evaluation's", Dir: filepath.Dir(path)}
 	column := "Gain"
 	if t.has("TaskGain") {
 		column, g.Definition, g.Task = "TaskGain", "the final policies' on the task evaluation (train's -task-params)", true
@@ -273,9 +280,10 @@ func (g *SeedGains) sort() {
 // JoinSeedGains returns the seeds of a and b as one cell: a cell whose
 // seeds were trained in two directories (Experiment.FirstSeed, or
 // train's -first-seed). It is named as a, or as b if a has no name (a
-// train directory's cell); its seeds are ascending. It returns an error if
-// a seed is in both, or if the gains of one are a task evaluation's and
-// those of the other not.
+// train directory's cell); its seeds are ascending, and its Dir is theirs
+// if they have the same, else "". It returns an error if a seed is in
+// both, or if the gains of one are a task evaluation's and those of the
+// other not.
 func JoinSeedGains(a, b SeedGains) (SeedGains, error) {
 	if a.Task != b.Task {
 		return SeedGains{}, fmt.Errorf("reproduce: cannot join gains of %s with gains of %s", a.Definition, b.Definition)
@@ -294,6 +302,9 @@ func JoinSeedGains(a, b SeedGains) (SeedGains, error) {
 		Gains: append(append([]float64(nil), a.Gains...), b.Gains...)}
 	if j.Cell == "" {
 		j.Cell, j.Definition = b.Cell, b.Definition
+	}
+	if a.Dir == b.Dir {
+		j.Dir = a.Dir
 	}
 	j.sort()
 	return j, nil

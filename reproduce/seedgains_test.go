@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -50,14 +51,20 @@ func TestReadSeedGainsStored(t *testing.T) {
 		if !c.Task || !strings.Contains(c.Definition, "512 episodes") || !sort.IntsAreSorted(c.Seeds) || len(c.Seeds) != len(want[c.Cell]) {
 			t.Errorf("cell %s: %v", c.Cell, c)
 		}
+		// Dir holds the cell's runs, each seed's spec.json.
+		for _, k := range c.Seeds {
+			if _, err := os.Stat(filepath.Join(c.Dir, fmt.Sprintf("seed%d", k), "spec.json")); err != nil {
+				t.Errorf("cell %s, Dir %s: %v", c.Cell, c.Dir, err)
+			}
+		}
 		for i, k := range c.Seeds {
 			if c.Gains[i] != want[c.Cell][k] {
 				t.Errorf("cell %s, seed %d: gain %v, runs.csv has %v", c.Cell, k, c.Gains[i], want[c.Cell][k])
 			}
 		}
 	}
-	if cells[5].Cell != "2v2 mean-max" || len(cells[5].Seeds) != 9 {
-		t.Errorf("sixth cell %v, want 2v2 mean-max with 9 seeds", cells[5])
+	if cells[5].Cell != "2v2 mean-max" || len(cells[5].Seeds) != 9 || cells[5].Dir != filepath.Join(dir, "2v2", "mean-max") {
+		t.Errorf("sixth cell %v in %s, want 2v2 mean-max with 9 seeds in %s", cells[5], cells[5].Dir, filepath.Join(dir, "2v2", "mean-max"))
 	}
 }
 
@@ -81,7 +88,7 @@ func TestReadSeedGainsTrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 1 || got[0].Cell != "" || got[0].Task || !reflect.DeepEqual(got[0].Seeds, []int{1, 2, 3}) ||
+	if len(got) != 1 || got[0].Cell != "" || got[0].Dir != dir || got[0].Task || !reflect.DeepEqual(got[0].Seeds, []int{1, 2, 3}) ||
 		got[0].Gains[0] != -0.125 || got[0].Gains[1] != 0.25 || !math.IsNaN(got[0].Gains[2]) {
 		t.Errorf("ReadSeedGains = %+v", got)
 	}
@@ -96,7 +103,8 @@ func TestReadSeedGainsTrain(t *testing.T) {
 	// runs.csv comes first where both are.
 	writeTable(t, dir, RunTableCSV, "Experiment,Variant,U,T,Seed,Gain\nmatrix2,continuous,min,max,1,0.5\n")
 	got, err = ReadSeedGains(dir)
-	if err != nil || len(got) != 1 || got[0].Cell != "continuous min-max" || got[0].Definition != "the final evaluation's" {
+	if err != nil || len(got) != 1 || got[0].Cell != "continuous min-max" || got[0].Definition != "the final evaluation's" ||
+		got[0].Dir != filepath.Join(dir, "continuous", "min-max") {
 		t.Errorf("with runs.csv: ReadSeedGains = %+v, %v", got, err)
 	}
 }

@@ -424,6 +424,16 @@ func TestJoinSeedGains(t *testing.T) {
 	if j.Cell != b.Cell || fmt.Sprint(j.Seeds) != "[1 2 3 5]" || fmt.Sprint(j.Gains) != "[0.1 0.2 0.3 0.5]" {
 		t.Errorf("joined %+v", j)
 	}
+	// Dir is kept where both cells have it, else unknown.
+	a.Dir, b.Dir = "runs/tag", "runs/tag"
+	if j, err := JoinSeedGains(a, b); err != nil || j.Dir != "runs/tag" {
+		t.Errorf("two cells of one directory: joined in %q, %v", j.Dir, err)
+	}
+	b.Dir = "results/tag-large/2v2/mean-max"
+	if j, err := JoinSeedGains(a, b); err != nil || j.Dir != "" {
+		t.Errorf("cells of two directories: joined in %q, %v", j.Dir, err)
+	}
+	a.Dir, b.Dir = "", ""
 	if _, err := JoinSeedGains(a, SeedGains{Seeds: []int{5}, Gains: []float64{1}}); err == nil || !strings.Contains(err.Error(), "seed 5") {
 		t.Errorf("a seed in both: error %v", err)
 	}
