@@ -5,12 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/hetgain/hetgain/internal/atomicfile"
+	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/reproduce"
 	"github.com/hetgain/hetgain/tables"
 )
@@ -18,7 +20,7 @@ import (
 var compareCommand = &command{
 	name:     "compare",
 	summary:  "compare the learned gains of two training experiments seed by seed (signed-rank test)",
-	synopsis: "[-cell CELL [-cell-b CELL]] [-csv FILE] [-plot FILE [-plot-scale asinh]] DIR_A DIR_B",
+	synopsis: "[-cell CELL [-cell-b CELL]] [-force] [-csv FILE] [-plot FILE [-plot-scale asinh]] DIR_A DIR_B",
 	about: `
 Compare reads the final learned gains of two training experiments, each a
 directory of train (its gains.csv: TaskGain where train had -task-params,
@@ -38,19 +40,37 @@ variants of one reproduction (give its directory twice). A gain of a
 task evaluation (Tag's capture reward alone) is not compared with one of
 the training environment's returns.
 
+For each pair of cells it prints the settings of both sides' runs, as
+the spec.json of their first seed with a gain in both records them: the
+environment, N, M, U and T ("matrix-cont N=2 M=2 U=min T=max"), then
+every other setting in which A and B differ, with both values
+("Iterations A 300, B 1875"): the change being tested, as more frames,
+another learning rate or a shaping, which is allowed. A and B whose
+environment, N, M, U or T differ pose other reward problems, whose gains
+do not compare: they are refused (exit status 2), naming what differs,
+and nothing is written, unless -force is given, which compares them
+with a warning on standard error. A side whose runs have no spec.json
+(its table copied alone) is compared with a warning that its settings
+are not known.
+
 Run the two on the same seeds with one change between them (the same seed
 gives both the same initial networks and episodes), and decide before
-running what p will count. -csv writes the pairs at full precision, and
--plot draws them: each seed a line from its gain under A (left) to its
-gain under B (right), blue where B's is higher, red where it is lower;
--plot-scale asinh draws the gains at asinh(gain/s), s the median of their
-sizes, so that a few seeds far from the rest do not flatten them. A and
-B without a seed with a gain in both are refused (exit status 2), and
-nothing is written. It trains nothing and is instant.`,
+running what p will count. -csv writes the pairs at full precision: its
+CellA and CellB name the cells, a train directory's by its environment
+("matrix-cont N=2 M=2 U=min T=max"), or by its directory where its
+settings are not known. -plot draws them: each seed a line from its gain
+under A (left) to its gain under B (right), blue where B's is higher,
+red where it is lower; -plot-scale asinh draws the gains at
+asinh(gain/s), s the median of their sizes, so that a few seeds far from
+the rest do not flatten them. Each file is written after the comparison
+is printed, and a line "wrote FILE" says so. A and B without a seed with
+a gain in both are refused (exit status 2), and nothing is written. It
+trains nothing and is instant.`,
 	examples: []example{
 		{"hetgain compare -cell '2v2 mean-max' results/tag-large runs/tag-shaping", "did the shaping change the (mean, max) gain? (runs/tag-shaping from train -task-params shaping=0,penalty=0)"},
 		{"hetgain compare -cell '2v2 mean-max' results/tag-large results/tag-large-30m", "4.8M frames against 30M, seed by seed"},
 		{"hetgain compare -cell 'range-0 min-max' -cell-b 'range-0p35 min-max' results/observability results/observability", "did seeing the other agent change the gain?"},
+		{"hetgain compare -force -cell 'capture min-max' -cell-b 'capture mean-max' results/capture results/capture", "two rewards' gains side by side, though they do not compare (U differs: refused without -force)"},
 	},
 	setup: setupCompare,
 }
@@ -65,6 +85,7 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	csvPath := fs.String("csv", "", "write the paired gains to `FILE` as CSV, full precision")
 	plotPath := fs.String("plot", "", "draw the paired gains, each seed a line from A to B, to `FILE` ("+pictureKinds()+")")
 	plotScale := plotScaleFlag(fs)
+	force := fs.Bool("force", false, "compare A and B even where their environment, N, M, U or T differ (with a warning): their gains do not compare")
 	return func(a *app, fs *flag.FlagSet) error {
 		dirs, err := operands(fs, a.args)
 		if err != nil {
@@ -101,11 +122,44 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkSharedSeeds(pairs, paired); err != nil {
 			return err
 		}
+		settings := make([]pairSettings, len(pairs))
+		var problems []string
+		for i, p := range pairs {
+			if settings[i], err = readPairSettings(p, paired[i]); err != nil {
+				return err
+			}
+			if d := settings[i].problems(); d != "" {
+				if len(pairs) > 1 {
+					d = paired[i].Name() + ": " + d
+				}
+				problems = append(problems, d)
+			}
+		}
+		if len(problems) > 0 && !*force {
+			return usagef("A and B are not the same reward problem (%s): their gains do not compare; -force compares them anyway",
+				strings.Join(problems, "; "))
+		}
+		if len(problems) > 0 {
+			fmt.Fprintf(a.stderr, "hetgain compare: warning: A and B are not the same reward problem (%s): their gains do not compare\n",
+				strings.Join(problems, "; "))
+		}
+		for i, s := range settings {
+			for k, why := range s.unknown {
+				if why != "" {
+					fmt.Fprintf(a.stderr, "hetgain compare: warning: %s%c's settings are not known (%s): A and B are not checked to pose the same reward problem\n",
+						cellPrefix(len(pairs), paired[i]), 'A'+k, why)
+				}
+			}
+		}
+		if _, err := fmt.Fprint(a.stdout, gainComparison(dirs, cells, paired, settings)); err != nil {
+			return err
+		}
 		if *csvPath != "" {
-			df := reproduce.PairedGainsTable(paired)
+			df := reproduce.PairedGainsTable(namedCells(dirs, paired, settings))
 			if err := atomicfile.Write(*csvPath, func(w io.Writer) error { return tables.WriteCSV(w, df) }); err != nil {
 				return err
 			}
+			fmt.Fprintf(a.stdout, "wrote %s\n", *csvPath)
 		}
 		if *plotPath != "" {
 			sides := dirs
@@ -115,10 +169,130 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			if err := savePairedGains(*plotPath, *plotScale, "Final gains, seed by seed", sides, paired); err != nil {
 				return err
 			}
+			fmt.Fprintf(a.stdout, "wrote %s\n", *plotPath)
 		}
-		_, err = fmt.Fprint(a.stdout, gainComparison(dirs, cells, paired))
-		return err
+		return nil
 	}
+}
+
+// pairSettings are the settings of the runs of a pair of cells, A's and
+// B's, each read from the spec.json of one seed's run: the first seed
+// with a gain in both, else the cell's first. unknown[k] is empty where
+// spec[k] was read, else says why it was not.
+type pairSettings struct {
+	spec    [2]learn.RunSpec
+	unknown [2]string
+}
+
+// readPairSettings reads the settings of the runs of the cells of pair
+// (learn.ReadRunSpec), whose seeds are paired as in paired. A run without
+// a spec.json leaves its side unknown; a spec.json that cannot be read is
+// an error (exit status 1), as every input that cannot be read.
+func readPairSettings(pair [2]reproduce.SeedGains, paired reproduce.PairedGains) (pairSettings, error) {
+	var s pairSettings
+	for k, g := range pair {
+		seed := g.Seeds[0]
+		if len(paired.Seeds) > 0 {
+			seed = paired.Seeds[0]
+		}
+		if g.Dir == "" {
+			s.unknown[k] = "the directory of its runs is not known"
+			continue
+		}
+		run := filepath.Join(g.Dir, "seed"+strconv.Itoa(seed))
+		spec, err := learn.ReadRunSpec(run)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			s.unknown[k] = "no " + filepath.Join(run, "spec.json")
+		case err != nil:
+			return pairSettings{}, errors.New(strings.TrimPrefix(err.Error(), "learn: "))
+		}
+		s.spec[k] = spec
+	}
+	return s, nil
+}
+
+// known reports whether both sides' settings were read.
+func (s pairSettings) known() bool { return s.unknown[0] == "" && s.unknown[1] == "" }
+
+// problems lists how the reward problems of A and B differ, as "N A 4, B
+// 2; U A min, B mean": their environment, N, M, U or T; "" if they do
+// not, or if a side is not known.
+func (s pairSettings) problems() string {
+	if !s.known() {
+		return ""
+	}
+	a, b := s.spec[0].Env, s.spec[1].Env
+	var out []string
+	for _, f := range []struct {
+		name   string
+		va, vb interface{}
+	}{{"environment", a.Name, b.Name}, {"N", a.Agents, b.Agents}, {"M", a.Tasks, b.Tasks}, {"U", a.U, b.U}, {"T", a.T, b.T}} {
+		if f.va != f.vb {
+			out = append(out, fmt.Sprintf("%s A %v, B %v", f.name, f.va, f.vb))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// envSettings are the settings that learn.EnvSpec.String describes, which
+// the settings' description does not list again among those that differ.
+var envSettings = map[string]bool{"Env.Name": true, "Env.Discrete": true, "Env.Agents": true, "Env.Tasks": true,
+	"Env.U": true, "Env.T": true, "Env.Sensor": true, "Env.Params.Names": true, "Env.Params.Values": true}
+
+// describe writes the settings of both sides, indented: each side's
+// environment, then the other settings in which they differ.
+func (s pairSettings) describe(b *strings.Builder) {
+	for k := range s.spec {
+		if s.unknown[k] != "" {
+			fmt.Fprintf(b, "   %c's runs: settings not known (%s)\n", 'A'+k, s.unknown[k])
+		} else {
+			fmt.Fprintf(b, "   %c's runs: %s\n", 'A'+k, s.spec[k].Env)
+		}
+	}
+	if !s.known() {
+		return
+	}
+	var others []string
+	for _, d := range learn.DiffRunSpecs(s.spec[0], s.spec[1]) {
+		if !envSettings[d.Name] {
+			others = append(others, fmt.Sprintf("%s A %s, B %s", d.Name, d.A, d.B))
+		}
+	}
+	if len(others) == 0 {
+		b.WriteString("   no other setting differs\n")
+		return
+	}
+	fmt.Fprintf(b, "   other settings that differ: %s\n", strings.Join(others, "; "))
+}
+
+// cellPrefix returns "<name>: " for a warning about one of n pairs of
+// cells, p, where n > 1, else "".
+func cellPrefix(n int, p reproduce.PairedGains) string {
+	if n > 1 {
+		return p.Name() + ": "
+	}
+	return ""
+}
+
+// namedCells returns paired with every train directory's cell (named "")
+// named for the CSV: by its environment where its settings are known
+// (learn.EnvSpec.String), else by its directory.
+func namedCells(dirs []string, paired []reproduce.PairedGains, settings []pairSettings) []reproduce.PairedGains {
+	out := append([]reproduce.PairedGains(nil), paired...)
+	for i := range out {
+		for k, name := range []*string{&out[i].CellA, &out[i].CellB} {
+			if *name != "" {
+				continue
+			}
+			if settings[i].unknown[k] == "" {
+				*name = settings[i].spec[k].Env.String()
+			} else {
+				*name = filepath.Clean(dirs[k])
+			}
+		}
+	}
+	return out
 }
 
 // readSeedGains reads the final gains of dir; a directory or table that
@@ -245,8 +419,9 @@ func cellNames(cells []reproduce.SeedGains) string {
 	return strings.Join(names, ", ")
 }
 
-// gainComparison describes both directories and each pair of cells.
-func gainComparison(dirs []string, cells [2][]reproduce.SeedGains, paired []reproduce.PairedGains) string {
+// gainComparison describes both directories and each pair of cells with
+// its settings.
+func gainComparison(dirs []string, cells [2][]reproduce.SeedGains, paired []reproduce.PairedGains, settings []pairSettings) string {
 	var b strings.Builder
 	for k := range cells {
 		fmt.Fprintf(&b, "%c: %s\n", 'A'+k, dirs[k])
@@ -254,12 +429,13 @@ func gainComparison(dirs []string, cells [2][]reproduce.SeedGains, paired []repr
 			fmt.Fprintf(&b, "   %s\n", g)
 		}
 	}
-	for _, p := range paired {
+	for i, p := range paired {
 		fmt.Fprintf(&b, "%s: %d seeds in both", p.Name(), len(p.Seeds))
 		if p.Unpaired > 0 {
 			fmt.Fprintf(&b, " (%d in one only or without a gain, left out)", p.Unpaired)
 		}
 		b.WriteString("\n")
+		settings[i].describe(&b)
 		writePairedGains(&b, p)
 	}
 	return b.String()

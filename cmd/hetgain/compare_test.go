@@ -79,7 +79,9 @@ func TestCompareStored(t *testing.T) {
 	if left := len(gainA) - len(diffs); left > 0 {
 		header = fmt.Sprintf("2v2 mean-max: %d seeds in both (%d in one only or without a gain, left out)\n", len(diffs), left)
 	}
-	want := append([]string{header}, rows...)
+	settings := "   A's runs: tag N=2 M=2 U=mean T=max\n   B's runs: tag N=2 M=2 U=mean T=max\n" +
+		"   other settings that differ: Iterations A 300, B 1875\n" // 4.8M frames against 30M, 16000 a iteration
+	want := append([]string{header + settings}, rows...)
 	want = append(want, fmt.Sprintf("one-sided signed-rank p (exact, %d non-zero differences): B higher than A %.4g, A higher than B %.4g\n",
 		len(diffs), test.Greater, test.Less), fmt.Sprintf("seeds higher under B %d, under A %d\n", higherB, higherA))
 	for _, w := range want {
@@ -89,6 +91,9 @@ func TestCompareStored(t *testing.T) {
 	}
 	if strings.Count(out, " seeds in both") != 1 {
 		t.Errorf("more than the one shared cell compared:\n%s", out)
+	}
+	if w := "wrote " + csvPath + "\nwrote " + plotPath + "\n"; !strings.HasSuffix(out, w) {
+		t.Errorf("output does not end with %q:\n%s", w, out)
 	}
 	if data, err := os.ReadFile(plotPath); err != nil {
 		t.Error(err)
@@ -107,7 +112,8 @@ func TestCompareStored(t *testing.T) {
 	}
 	for i := 0; i < df.Nrow(); i++ {
 		k, _ := df.Col("Seed").Elem(i).Int()
-		if df.Col("GainA").Elem(i).Float() != gainA[k] || df.Col("GainB").Elem(i).Float() != gainB[k] {
+		if df.Col("GainA").Elem(i).Float() != gainA[k] || df.Col("GainB").Elem(i).Float() != gainB[k] ||
+			df.Col("CellA").Elem(i).String() != "2v2 mean-max" || df.Col("CellB").Elem(i).String() != "2v2 mean-max" {
 			t.Errorf("-csv row %d: %v", i, df.Subset(i))
 		}
 	}
@@ -121,8 +127,10 @@ func TestCompareTrain(t *testing.T) {
 	if code, _, errOut := runArgs(trainArgs(dir)...); code != exitOK {
 		t.Fatalf("train: exit %d, stderr %q", code, errOut)
 	}
-	code, out, errOut := runArgs("compare", dir, dir)
-	if code != exitOK || !strings.Contains(out, "the cell: 2 seeds in both\n") ||
+	csvPath := filepath.Join(t.TempDir(), "pairs.csv")
+	code, out, errOut := runArgs("compare", "-csv", csvPath, dir, dir)
+	if code != exitOK || errOut != "" || !strings.Contains(out, "the cell: 2 seeds in both\n"+
+		"   A's runs: matrix-cont N=2 M=2 U=min T=max\n   B's runs: matrix-cont N=2 M=2 U=min T=max\n   no other setting differs\n") ||
 		!strings.Contains(out, "median 0; seeds higher under B 0, under A 0\n"+
 			"   one-sided signed-rank p (exact, 0 non-zero differences): B higher than A 1, A higher than B 1\n") {
 		t.Errorf("a train directory with itself: exit %d, stderr %q, output\n%s", code, errOut, out)
@@ -131,6 +139,17 @@ func TestCompareTrain(t *testing.T) {
 	if w := fmt.Sprintf("   %6d %12.4g %12.4g %12.4g\n", 2, gains[2], gains[2], 0.0); !strings.Contains(out, w) {
 		t.Errorf("output lacks %q:\n%s", w, out)
 	}
+	// A train directory's one cell is named in the CSV by its environment.
+	if data, err := os.ReadFile(csvPath); err != nil {
+		t.Error(err)
+	} else if want := fmt.Sprintf("CellA,CellB,Seed,GainA,GainB,Difference\n"+
+		"matrix-cont N=2 M=2 U=min T=max,matrix-cont N=2 M=2 U=min T=max,1,%[1]v,%[1]v,0\n"+
+		"matrix-cont N=2 M=2 U=min T=max,matrix-cont N=2 M=2 U=min T=max,2,%[2]v,%[2]v,0\n", gains[1], gains[2]); string(data) != want {
+		t.Errorf("-csv:\n%s\nwant\n%s", data, want)
+	}
+	if !strings.HasSuffix(out, "\nwrote "+csvPath+"\n") {
+		t.Errorf("output does not end with wrote %s:\n%s", csvPath, out)
+	}
 
 	repro := filepath.Join(t.TempDir(), "m2")
 	var rout, rerr bytes.Buffer
@@ -138,7 +157,9 @@ func TestCompareTrain(t *testing.T) {
 		t.Fatalf("reproduce: exit %d, stderr %q", code, rerr.String())
 	}
 	code, out, errOut = runArgs("compare", "-cell", "continuous min-max", repro, dir)
-	if code != exitOK || !strings.Contains(out, "continuous min-max: 2 seeds in both\n") {
+	if code != exitOK || errOut != "" || !strings.Contains(out, "continuous min-max: 2 seeds in both\n"+
+		"   A's runs: matrix-cont N=2 M=2 U=min T=max\n   B's runs: matrix-cont N=2 M=2 U=min T=max\n"+
+		"   other settings that differ: EvalEvery A 10, B 1; Iterations A 3, B 4; Team.Epochs A 2, B 4\n") {
 		t.Errorf("-cell against a reproduction: exit %d, stderr %q, output\n%s", code, errOut, out)
 	}
 	code, _, errOut = runArgs("compare", repro, dir)
@@ -154,8 +175,19 @@ func TestCompareTrain(t *testing.T) {
 func TestCompareCellB(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "reproductions", "capture")
 	plotPath := filepath.Join(t.TempDir(), "cells.png")
+	// (min, max) and (mean, max) are other rewards: refused without
+	// -force, whose comparison warns.
 	code, out, errOut := runArgs("compare", "-cell", "capture min-max", "-cell-b", "capture mean-max", "-plot", plotPath, dir, dir)
-	if code != exitOK || !strings.Contains(out, "capture min-max against capture mean-max: 3 seeds in both\n") {
+	if want := "A and B are not the same reward problem (U A min, B mean): their gains do not compare; -force compares them anyway"; code != exitUsage || out != "" || !strings.Contains(errOut, want) {
+		t.Errorf("without -force: exit %d, stdout %q, stderr %q; want exit %d with %q", code, out, errOut, exitUsage, want)
+	}
+	if _, err := os.Stat(plotPath); err == nil {
+		t.Errorf("refused, but %s written", plotPath)
+	}
+	code, out, errOut = runArgs("compare", "-force", "-cell", "capture min-max", "-cell-b", "capture mean-max", "-plot", plotPath, dir, dir)
+	if code != exitOK || !strings.Contains(out, "capture min-max against capture mean-max: 3 seeds in both\n"+
+		"   A's runs: capture N=2 M=2 U=min T=max\n   B's runs: capture N=2 M=2 U=mean T=max\n   no other setting differs\n") ||
+		errOut != "hetgain compare: warning: A and B are not the same reward problem (U A min, B mean): their gains do not compare\n" {
 		t.Fatalf("exit %d, stderr %q, output\n%s", code, errOut, out)
 	}
 	gainA := readGainColumn(t, filepath.Join(dir, "runs.csv"), "capture min-max", "Gain")
@@ -254,5 +286,84 @@ func TestCompareNoSharedSeed(t *testing.T) {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s written", p)
 		}
+	}
+}
+
+// TestCompareSettings checks the settings of the runs against another
+// reward problem: a reproduction's cell of N = 2 against a train
+// directory of N = 4 is refused, naming N, and writes nothing; -force
+// compares them with a warning and writes -csv and -plot, saying so.
+// Tables without their runs' spec.json are compared with a warning that
+// the settings are not known, and a spec.json that cannot be read is an
+// error.
+func TestCompareSettings(t *testing.T) {
+	repro := filepath.Join("..", "..", "testdata", "reproductions", "matrix2")
+	n4 := filepath.Join(t.TempDir(), "n4")
+	if code, _, errOut := runArgs(trainArgs(n4, "-N", "4", "-seeds", "1")...); code != exitOK {
+		t.Fatalf("train: exit %d, stderr %q", code, errOut)
+	}
+	out := t.TempDir()
+	csvPath, plotPath := filepath.Join(out, "pairs.csv"), filepath.Join(out, "pairs.png")
+	args := []string{"compare", "-cell", "continuous min-max", "-csv", csvPath, "-plot", plotPath, repro, n4}
+	code, stdout, errOut := runArgs(args...)
+	if want := "A and B are not the same reward problem (N A 2, B 4): their gains do not compare; -force compares them anyway"; code != exitUsage ||
+		stdout != "" || !strings.Contains(errOut, want) {
+		t.Errorf("N 2 against 4: exit %d, stdout %q, stderr %q; want exit %d with %q", code, stdout, errOut, exitUsage, want)
+	}
+	for _, p := range []string{csvPath, plotPath} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("refused, but %s written", p)
+		}
+	}
+	code, stdout, errOut = runArgs(append([]string{"compare", "-force"}, args[1:]...)...)
+	if code != exitOK || errOut != "hetgain compare: warning: A and B are not the same reward problem (N A 2, B 4): their gains do not compare\n" ||
+		!strings.Contains(stdout, "continuous min-max: 1 seeds in both (2 in one only or without a gain, left out)\n"+
+			"   A's runs: matrix-cont N=2 M=2 U=min T=max\n   B's runs: matrix-cont N=4 M=2 U=min T=max\n   other settings that differ: ") ||
+		!strings.HasSuffix(stdout, "\nwrote "+csvPath+"\nwrote "+plotPath+"\n") {
+		t.Errorf("-force: exit %d, stderr %q, output\n%s", code, errOut, stdout)
+	}
+	if data, err := os.ReadFile(csvPath); err != nil || !strings.HasPrefix(string(data),
+		"CellA,CellB,Seed,GainA,GainB,Difference\ncontinuous min-max,matrix-cont N=4 M=2 U=min T=max,1,") {
+		t.Errorf("-force -csv: %q, %v", data, err)
+	}
+
+	// Tables alone: the settings are not known, and the CSV names a train
+	// directory's cell by its directory.
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	for _, dir := range []string{a, b} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "gains.csv"), []byte("Seed,Gain\n1,0.5\n2,0.25\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, errOut = runArgs("compare", "-csv", csvPath, a, b)
+	for _, w := range []string{
+		"hetgain compare: warning: A's settings are not known (no " + filepath.Join(a, "seed1", "spec.json") + "): A and B are not checked to pose the same reward problem\n",
+		"hetgain compare: warning: B's settings are not known (no " + filepath.Join(b, "seed1", "spec.json") + "): ",
+	} {
+		if code != exitOK || !strings.Contains(errOut, w) {
+			t.Errorf("tables alone: exit %d, stderr %q; want %q", code, errOut, w)
+		}
+	}
+	if w := "   A's runs: settings not known (no " + filepath.Join(a, "seed1", "spec.json") + ")\n"; !strings.Contains(stdout, w) {
+		t.Errorf("tables alone: output lacks %q:\n%s", w, stdout)
+	}
+	if data, err := os.ReadFile(csvPath); err != nil || !strings.HasPrefix(string(data),
+		"CellA,CellB,Seed,GainA,GainB,Difference\n"+filepath.Clean(a)+","+filepath.Clean(b)+",1,0.5,0.5,0\n") {
+		t.Errorf("tables alone -csv: %q, %v", data, err)
+	}
+
+	// A spec.json that is not a paired run's is an error.
+	if err := os.MkdirAll(filepath.Join(a, "seed1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(a, "seed1", "spec.json"), []byte(`{"Algorithm": "HetGPS"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runArgs("compare", a, b)
+	if want := filepath.Join(a, "seed1", "spec.json") + " is not the specification of a paired run"; code != exitError || !strings.Contains(errOut, want) {
+		t.Errorf("an unreadable spec.json: exit %d, stderr %q; want exit %d with %q", code, errOut, exitError, want)
 	}
 }

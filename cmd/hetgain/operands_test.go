@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -52,14 +53,14 @@ func TestOperands(t *testing.T) {
 // hetgps-compare take flags after their directories as before them.
 func TestFlagsAfterDirectories(t *testing.T) {
 	stored := filepath.Join("..", "..", "testdata", "reproductions")
-	tagLarge, capture := filepath.Join(stored, "tag-large"), filepath.Join(stored, "capture")
+	tagLarge, observability := filepath.Join(stored, "tag-large"), filepath.Join(stored, "observability")
 	softmax := filepath.Join(stored, "hetgps-softmax")
 	plots := t.TempDir()
 	for _, c := range [][2][]string{
 		{{"verdict", "-threshold", "0.5", tagLarge}, {"verdict", tagLarge, "-threshold", "0.5"}},
 		{{"verdict", "-threshold", "0.5", "-cell", "2v2 mean-max", tagLarge}, {"verdict", "-threshold", "0.5", tagLarge, "-cell", "2v2 mean-max"}},
-		{{"compare", "-cell", "capture min-max", "-cell-b", "capture mean-max", capture, capture},
-			{"compare", capture, "-cell", "capture min-max", capture, "-cell-b", "capture mean-max"}},
+		{{"compare", "-force", "-cell", "range-0 min-max", "-cell-b", "range-0p35 min-max", observability, observability},
+			{"compare", observability, "-cell", "range-0 min-max", observability, "-cell-b", "range-0p35 min-max", "-force"}},
 		{{"compare", "-plot", filepath.Join(plots, "a.png"), tagLarge, filepath.Join(stored, "tag-large-30m")},
 			{"compare", tagLarge, filepath.Join(stored, "tag-large-30m"), "-plot", filepath.Join(plots, "b.png")}},
 		{{"hetgps-compare", "-plot", filepath.Join(plots, "c.png"), softmax, softmax},
@@ -69,7 +70,10 @@ func TestFlagsAfterDirectories(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("%q: exit %d, stderr %q", c[0], code, errOut)
 		}
-		if code, got, errOut := runArgs(c[1]...); code != exitOK || got != want {
+		// The "wrote FILE" lines name each its own -plot.
+		wrote := regexp.MustCompile(`(?m)^wrote .*\n`)
+		want = wrote.ReplaceAllString(want, "")
+		if code, got, errOut := runArgs(c[1]...); code != exitOK || wrote.ReplaceAllString(got, "") != want {
 			t.Errorf("%q: exit %d, stderr %q, output\n%s\nwant that of %q:\n%s", c[1], code, errOut, got, c[0], want)
 		}
 	}
