@@ -30,10 +30,10 @@ less A's (exact up to 500 seeds): the outcome test counts seeds that
 crossed the verdict's lines, the gain test uses how far each ended; -plot
 draws those gains, each seed a line from A (left) to B (right), and
 -plot-scale asinh on a scale that keeps a few seeds far from the rest
-from flattening the others (as compare's). Seeds finished in one
-directory only are counted and left out; A and B without a seed finished
-in both under the same setting are refused (exit status 2), and nothing
-is written.
+from flattening the others (as compare's); "wrote FILE" follows the
+comparison. Seeds finished in one directory only are counted and left
+out; A and B without a seed finished in both under the same setting are
+refused (exit status 2), and nothing is written.
 
 Run the two searches on the same seeds (the same -seeds and -first-seed)
 with one change between them, as -clamp or another -theta-lr, and decide
@@ -80,6 +80,9 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return usagef("A and B share no seed finished in both under the same setting (A: %s; B: %s); run both on the same seeds",
 				finishedSeeds(res[0]), finishedSeeds(res[1]))
 		}
+		if _, err := fmt.Fprint(a.stdout, hetgpsComparison(dirs, res, comps)); err != nil {
+			return err
+		}
 		if *plotPath != "" {
 			var pairs []reproduce.PairedGains
 			for _, c := range comps {
@@ -88,9 +91,9 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			if err := savePairedGains(*plotPath, *plotScale, "Gains at the end of the search, seed by seed", dirs, pairs); err != nil {
 				return err
 			}
+			fmt.Fprintf(a.stdout, "wrote %s\n", *plotPath)
 		}
-		_, err = fmt.Fprint(a.stdout, hetgpsComparison(dirs, res, comps))
-		return err
+		return nil
 	}
 }
 

@@ -82,8 +82,12 @@ func TestHetGPSCompareGains(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	asinhPath := filepath.Join(t.TempDir(), "gains-asinh.png")
-	if code, again, errOut := runArgs("hetgps-compare", "-plot", asinhPath, "-plot-scale", "asinh", a, b); code != exitOK || again != out {
-		t.Errorf("-plot-scale asinh: exit %d, stderr %q, stdout differs: %v", code, errOut, again != out)
+	if !strings.HasSuffix(out, "\nwrote "+plotPath+"\n") {
+		t.Errorf("output does not end with wrote %s:\n%s", plotPath, out)
+	}
+	if code, again, errOut := runArgs("hetgps-compare", "-plot", asinhPath, "-plot-scale", "asinh", a, b); code != exitOK ||
+		strings.TrimSuffix(again, "wrote "+asinhPath+"\n") != strings.TrimSuffix(out, "wrote "+plotPath+"\n") {
+		t.Errorf("-plot-scale asinh: exit %d, stderr %q, stdout differs but for its wrote line:\n%s", code, errOut, again)
 	}
 	var pictures [2][]byte
 	for k, p := range []string{plotPath, asinhPath} {
