@@ -172,9 +172,14 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *dir == "" {
 			return usagef("-dir DIR is required: the directory of the runs and their checkpoints")
 		}
-		if *seeds < 1 || *iterations < 1 || *x < 1 || *y < 1 || *gradEpisodes < 1 || *episodeLength < 0 {
-			return usagef("-seeds %d -iterations %d -x %d -y %d -grad-episodes %d -episode-length %d: want >= 1 (episode length >= 0)",
-				*seeds, *iterations, *x, *y, *gradEpisodes, *episodeLength)
+		for _, v := range []struct {
+			name     string
+			v, least int
+		}{{"seeds", *seeds, 1}, {"iterations", *iterations, 1}, {"x", *x, 1}, {"y", *y, 1},
+			{"grad-episodes", *gradEpisodes, 1}, {"episode-length", *episodeLength, 0}} {
+			if err := atLeast(v.name, v.v, v.least); err != nil {
+				return err
+			}
 		}
 		if err := checkFirstSeed(*firstSeed, *seeds); err != nil {
 			return err
@@ -191,8 +196,11 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if !(*thetaLR > 0) || math.IsInf(*thetaLR, 0) {
 			return usagef("-theta-lr %v: want a finite number > 0", *thetaLR)
 		}
-		if *n < 1 || *m < 1 {
-			return usagef("-N %d -M %d: want N >= 1 and M >= 1", *n, *m)
+		if err := atLeast("N", *n, 1); err != nil {
+			return err
+		}
+		if err := atLeast("M", *m, 1); err != nil {
+			return err
 		}
 		if env.value == "matrix" && *episodeLength != 0 {
 			return usagef("-episode-length %d: the matrix game's episodes are one step; -episode-length is for -env capture and tag", *episodeLength)

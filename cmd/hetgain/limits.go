@@ -48,6 +48,14 @@ func atMost(flag string, v, limit int) error {
 	return nil
 }
 
+// atLeast returns a usage error naming the flag unless v >= least.
+func atLeast(flag string, v, least int) error {
+	if v < least {
+		return usagef("-%s %d: want >= %d", flag, v, least)
+	}
+	return nil
+}
+
 // checkRestarts returns a usage error if -restarts is above maxRestarts
 // or, for a numerical search over N×M allocations, keeps more than
 // maxSearchFloats numbers.

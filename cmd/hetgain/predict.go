@@ -45,8 +45,11 @@ func setupPredict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				return usagef("-%s: want exactly one operator, got %d", f.name, len(f.l.ops))
 			}
 		}
-		if *n < 1 || *m < 1 {
-			return usagef("-n %d -m %d: want N >= 1 and M >= 1", *n, *m)
+		if err := atLeast("n", *n, 1); err != nil {
+			return err
+		}
+		if err := atLeast("m", *m, 1); err != nil {
+			return err
 		}
 		return predict(a, u.ops[0], t.ops[0], *n, *m)
 	}

@@ -207,8 +207,13 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if r == nil {
 			return usagef("unknown experiment %q: want one of %s", name, reproducerNames())
 		}
-		if *jobs < 1 || *seeds < 0 || *iterations < 0 || *firstSeed < 0 {
-			return usagef("-jobs %d -seeds %d -iterations %d -first-seed %d: want -jobs >= 1 and the others >= 0", *jobs, *seeds, *iterations, *firstSeed)
+		for _, v := range []struct {
+			name     string
+			v, least int
+		}{{"jobs", *jobs, 1}, {"seeds", *seeds, 0}, {"iterations", *iterations, 0}, {"first-seed", *firstSeed, 0}} {
+			if err := atLeast(v.name, v.v, v.least); err != nil {
+				return err
+			}
 		}
 		if err := checkReproduceLimits(*jobs, *seeds, *iterations); err != nil {
 			return err

@@ -426,10 +426,10 @@ func TestReproduceFirstSeed(t *testing.T) {
 		msg  string
 	}{
 		{reproduceArgs(dir, "-first-seed", "3"), "-first-seed 3: over the 2 seeds per cell"},
-		{reproduceArgs(dir, "-first-seed", "-1"), "want -jobs >= 1 and the others >= 0"},
+		{reproduceArgs(dir, "-first-seed", "-1"), "-first-seed -1: want >= 0"},
 		{[]string{"reproduce", "hetgps", "-first-seed", "4", "softmax"}, "-first-seed 4: over the 3 seeds of softmax; give -seeds too"},
 		{[]string{"reproduce", "hetgps", "softmax", "-seeds", "18", "-first-seed", "19"}, "-first-seed 19: over the 18 seeds of softmax"},
-		{[]string{"reproduce", "hetgps", "softmax", "-first-seed", "-1"}, "-first-seed -1: want -jobs >= 1 and the others >= 0"},
+		{[]string{"reproduce", "hetgps", "softmax", "-first-seed", "-1"}, "-first-seed -1: want >= 0"},
 		{[]string{"reproduce", "hetgps", "softmax", "-pairs", "min-max"}, "-pairs min-max: reproduce hetgps has settings, not (U, T) pairs"},
 	} {
 		var out, errb bytes.Buffer

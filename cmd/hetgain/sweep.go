@@ -243,8 +243,11 @@ func (s *settings) canonicalise() error {
 	if s.T, err = gain.SweepFamily(s.T); err != nil {
 		return usagef("-t: %s", strings.TrimPrefix(err.Error(), "gain: "))
 	}
-	if s.N < 1 || s.M < 1 {
-		return usagef("-n %d -m %d: want N >= 1 and M >= 1", s.N, s.M)
+	if err := atLeast("n", s.N, 1); err != nil {
+		return err
+	}
+	if err := atLeast("m", s.M, 1); err != nil {
+		return err
 	}
 	if float64(s.N)*float64(s.M) > gain.MaxNumericalCells {
 		return usagef("-n %d -m %d: want N × M at most %d (the numerical optimiser's limit)", s.N, s.M, gain.MaxNumericalCells)

@@ -225,8 +225,11 @@ func (f trainFlags) config(fs *flag.FlagSet) (learn.Config, error) {
 	if isSet(fs, "raw-advantage") {
 		c.RawAdvantage = *f.rawAdvantage
 	}
-	if *f.evalEvery < 0 || *f.evalEpisodes < 0 {
-		return c, usagef("-eval-every %d -eval-episodes %d: want >= 0", *f.evalEvery, *f.evalEpisodes)
+	if err := atLeast("eval-every", *f.evalEvery, 0); err != nil {
+		return c, err
+	}
+	if err := atLeast("eval-episodes", *f.evalEpisodes, 0); err != nil {
+		return c, err
 	}
 	if err := atMost("eval-episodes", *f.evalEpisodes, maxEpisodes); err != nil {
 		return c, err
@@ -306,14 +309,20 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *dir == "" {
 			return usagef("-dir DIR is required: the directory of the runs and their checkpoints")
 		}
-		if *seeds < 1 || *iterations < 1 {
-			return usagef("-seeds %d -iterations %d: want >= 1", *seeds, *iterations)
+		if err := atLeast("seeds", *seeds, 1); err != nil {
+			return err
+		}
+		if err := atLeast("iterations", *iterations, 1); err != nil {
+			return err
 		}
 		if err := checkFirstSeed(*firstSeed, *seeds); err != nil {
 			return err
 		}
-		if *n < 1 || *m < 1 {
-			return usagef("-N %d -M %d: want N >= 1 and M >= 1", *n, *m)
+		if err := atLeast("N", *n, 1); err != nil {
+			return err
+		}
+		if err := atLeast("M", *m, 1); err != nil {
+			return err
 		}
 		for _, v := range []struct {
 			name     string

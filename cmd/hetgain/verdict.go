@@ -78,11 +78,20 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if *planned < 0 || *planned == 1 || *planned > math.MaxInt32 {
 			return usagef("-seeds %d: want 0 (the seeds finished) or 2 to %d", *planned, math.MaxInt32)
 		}
-		if math.IsNaN(*lo) || math.IsNaN(*hi) || *lo > *hi || math.IsInf(*lo, 1) || math.IsInf(*hi, -1) {
-			return usagef("-lo %v -hi %v: want lo <= hi, lo < +Inf and hi > -Inf", *lo, *hi)
+		if math.IsNaN(*lo) || math.IsInf(*lo, 1) {
+			return usagef("-lo %v: want a number below +Inf", *lo)
 		}
-		if *first < 1 || *last < *first {
-			return usagef("-first-seed %d -last-seed %d: want 1 <= first <= last", *first, *last)
+		if math.IsNaN(*hi) || math.IsInf(*hi, -1) {
+			return usagef("-hi %v: want a number above -Inf", *hi)
+		}
+		if *lo > *hi {
+			return usagef("-lo %v -hi %v: want -lo <= -hi", *lo, *hi)
+		}
+		if err := atLeast("first-seed", *first, 1); err != nil {
+			return err
+		}
+		if *last < *first {
+			return usagef("-first-seed %d -last-seed %d: want -last-seed >= -first-seed", *first, *last)
 		}
 		cells, err := readJoinedSeedGains(dirs, *cell)
 		if err != nil {

@@ -85,12 +85,15 @@ func TestVerdictUsage(t *testing.T) {
 		{[]string{"-threshold", "0.5", "-seeds", "1", dir}, "-seeds 1"},
 		{[]string{"-threshold", "0.5", "-seeds", "4294967296", dir}, "-seeds 4294967296"},
 		{[]string{"-threshold", "0.5", "-seeds", "5", "-cell", "2v2 mean-max", dir}, "the cell has 9 seeds with a gain already"},
-		{[]string{"-threshold", "0.5", "-lo", "2", "-hi", "1", dir}, "want lo <= hi"},
+		{[]string{"-threshold", "0.5", "-lo", "2", "-hi", "1", dir}, "-lo 2 -hi 1: want -lo <= -hi"},
+		{[]string{"-threshold", "0.5", "-lo", "+Inf", dir}, "-lo +Inf: want a number below +Inf"},
+		{[]string{"-threshold", "0.5", "-hi", "-Inf", dir}, "-hi -Inf: want a number above -Inf"},
+		{[]string{"-threshold", "0.5", "-hi", "NaN", dir}, "-hi NaN: want a number above -Inf"},
 		{[]string{"-threshold", "0.5", "-cell", "2v2 none", dir}, `has no cell "2v2 none"`},
 		{[]string{"-threshold", "0.5", "-cell", "2v2 mean-max", dir, filepath.Join(dir, "..", "tag-large-30m")}, "cannot join two cells that both have seed 1"}, // the first seed stored in both
 		{[]string{"-threshold", "0.5"}, "want a directory"},
-		{[]string{"-threshold", "0.5", "-first-seed", "0", dir}, "want 1 <= first <= last"},
-		{[]string{"-threshold", "0.5", "-first-seed", "5", "-last-seed", "4", dir}, "want 1 <= first <= last"},
+		{[]string{"-threshold", "0.5", "-first-seed", "0", dir}, "-first-seed 0: want >= 1"},
+		{[]string{"-threshold", "0.5", "-first-seed", "5", "-last-seed", "4", dir}, "-first-seed 5 -last-seed 4: want -last-seed >= -first-seed"},
 		{[]string{"-threshold", "0.5", "-first-seed", "10", "-cell", "2v2 mean-max", dir}, `"2v2 mean-max" has no seed in this range (it has [1 2 3 4 5 6 7 8 9])`},
 	} {
 		code, _, errOut := runArgs(append([]string{"verdict"}, c.args...)...)
