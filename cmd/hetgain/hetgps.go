@@ -587,7 +587,7 @@ func runHetGPSReproduction(j *reproduceJob, args []string) error {
 		if j.seeds > 0 {
 			e.Seeds = j.seeds
 		}
-		if j.firstSeed > e.Seeds {
+		if j.firstSeed > e.Seeds { // -seeds not given: setupReproduce checks it against -seeds
 			return usagef("-first-seed %d: over the %d seeds of %s; give -seeds too", j.firstSeed, e.Seeds, name)
 		}
 		e.FirstSeed = j.firstSeed

@@ -218,6 +218,11 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkReproduceLimits(*jobs, *seeds, *iterations); err != nil {
 			return err
 		}
+		if *seeds > 0 { // else the experiment's seeds bound -first-seed (runExperiment)
+			if err := checkFirstSeed(*firstSeed, *seeds); err != nil {
+				return err
+			}
+		}
 		if *settings != "" && r.name != "hetgps" {
 			return usagef("-setting %s: only reproduce hetgps has settings; %s runs them all", *settings, r.name)
 		}
@@ -256,7 +261,7 @@ func runExperiment(j *reproduceJob) error {
 	if j.seeds > 0 {
 		e.Seeds = j.seeds
 	}
-	if j.firstSeed > e.Seeds {
+	if j.firstSeed > e.Seeds { // -seeds not given: setupReproduce checks it against -seeds
 		return usagef("-first-seed %d: over the %d seeds per cell; give -seeds too", j.firstSeed, e.Seeds)
 	}
 	e.FirstSeed = j.firstSeed

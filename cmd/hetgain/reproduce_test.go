@@ -425,10 +425,10 @@ func TestReproduceFirstSeed(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{reproduceArgs(dir, "-first-seed", "3"), "-first-seed 3: over the 2 seeds per cell"},
+		{reproduceArgs(dir, "-first-seed", "3"), "-first-seed 3: want 0 to -seeds (2)\n"},
 		{reproduceArgs(dir, "-first-seed", "-1"), "-first-seed -1: want >= 0"},
 		{[]string{"reproduce", "hetgps", "-first-seed", "4", "softmax"}, "-first-seed 4: over the 3 seeds of softmax; give -seeds too"},
-		{[]string{"reproduce", "hetgps", "softmax", "-seeds", "18", "-first-seed", "19"}, "-first-seed 19: over the 18 seeds of softmax"},
+		{[]string{"reproduce", "hetgps", "softmax", "-seeds", "18", "-first-seed", "19"}, "-first-seed 19: want 0 to -seeds (18)\n"},
 		{[]string{"reproduce", "hetgps", "softmax", "-first-seed", "-1"}, "-first-seed -1: want >= 0"},
 		{[]string{"reproduce", "hetgps", "softmax", "-pairs", "min-max"}, "-pairs min-max: reproduce hetgps has settings, not (U, T) pairs"},
 	} {
