@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -176,7 +177,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			name     string
 			v, least int
 		}{{"seeds", *seeds, 1}, {"iterations", *iterations, 1}, {"x", *x, 1}, {"y", *y, 1},
-			{"grad-episodes", *gradEpisodes, 1}, {"episode-length", *episodeLength, 0}} {
+			{"grad-episodes", *gradEpisodes, 1}, {"episode-length", *episodeLength, 0}, {"warmup", *warmUp, 0}} {
 			if err := atLeast(v.name, v.v, v.least); err != nil {
 				return err
 			}
@@ -200,6 +201,9 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return err
 		}
 		if err := atLeast("M", *m, 1); err != nil {
+			return err
+		}
+		if err := checkFirstThetaStep(*iterations, *warmUp, *x, schedule.value); err != nil {
 			return err
 		}
 		if env.value == "matrix" && *episodeLength != 0 {
@@ -236,6 +240,9 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 			es.Params = *p
 		}
+		if err := checkEnvSize(env.value, *n, *m); err != nil {
+			return err
+		}
 		probe, err := es.New(1)
 		if err != nil {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
@@ -250,24 +257,43 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if schedule.value == "alternated" {
 			spec.Schedule = learn.Alternated
 		}
-		for _, name := range splitTop(*params, ',') {
+		names := splitTop(*params, ',')
+		if len(names) == 0 {
+			return usagef("-params %q: want at least one parameter to search, as T.t (%s has %s)", *params, env.value, paramNames(start.Names))
+		}
+		for k, name := range names {
 			v, err := start.Get(name)
 			if err != nil {
 				return usagef("-params: %s has no parameter %q (it has %s)", env.value, name, paramNames(start.Names))
+			}
+			if slices.Contains(names[:k], name) {
+				return usagef("-params %s: %q is given twice", *params, name)
 			}
 			if es.Params.Index(name) >= 0 {
 				return usagef("-env-params: %q is searched (-params %s); a parameter is either searched or fixed", name, *params)
 			}
 			p := learn.ThetaParam{Name: name, Init: v}
 			if b, ok := bd[name]; ok {
+				if !(v > b[0] && v < b[1]) {
+					return usagef("-bounds: %s starts at %v, outside (%v, %v); want LO < %v < HI", name, v, b[0], b[1], v)
+				}
 				p.Low, p.High = b[0], b[1]
 				delete(bd, name)
 			}
 			if c, ok := cl[name]; ok {
+				if !(v > c[0] && v < c[1]) {
+					return usagef("-clamp: %s starts at %v, outside (%v, %v); want LO < %v < HI", name, v, c[0], c[1], v)
+				}
+				if p.Bounded() && (c[0] < p.Low || c[1] > p.High) {
+					return usagef("-clamp: %s's [%v, %v] reaches outside its -bounds (%v, %v)", name, c[0], c[1], p.Low, p.High)
+				}
 				p.ClampLow, p.ClampHigh = c[0], c[1]
 				delete(cl, name)
 			}
 			spec.Params = append(spec.Params, p)
+		}
+		if *sumDifference && len(spec.Params) != 2 {
+			return usagef("-sum-difference: -params %s has %d parameter(s); want exactly 2", *params, len(spec.Params))
 		}
 		for name := range bd {
 			return usagef("-bounds: %q is not one of -params %s", name, *params)
@@ -276,6 +302,10 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return usagef("-clamp: %q is not one of -params %s", name, *params)
 		}
 		if err := checkAgentRewards(spec.Run); err != nil {
+			return err
+		}
+		if err := checkBatches(spec.Run, flagSize{"envs", spec.Run.WithDefaults().Team.Envs},
+			flagSize{"eval-episodes", spec.Run.WithDefaults().EvalEpisodes}, flagSize{"grad-episodes", *gradEpisodes}); err != nil {
 			return err
 		}
 		if err := spec.Check(); err != nil {
@@ -323,6 +353,23 @@ func hetgpsOtherSettings(dir, label string) []string {
 		}
 	}
 	return other
+}
+
+// checkFirstThetaStep returns a usage error if θ would not step in a run
+// of iterations (-iterations) with warmUp (-warmup) and x (-x) under the
+// schedule (-schedule), before HetGPSSpec.Check's error, which names the
+// fields of learn.HetGPSSpec. All are >= 0.
+func checkFirstThetaStep(iterations, warmUp, x int, schedule string) error {
+	how := "-warmup + -x"
+	first := uint64(warmUp) + uint64(x) // cannot overflow: each is at most math.MaxInt
+	if schedule == "alternated" {
+		how, first = "-warmup + -x + 1, with -schedule alternated", first+1
+	}
+	if first > uint64(iterations) {
+		return usagef("-iterations %d -warmup %d -x %d: θ would first step at iteration %d (%s); want more -iterations, or a smaller -warmup or -x",
+			iterations, warmUp, x, first, how)
+	}
+	return nil
 }
 
 // checkHetGPSMemory is checkJobsMemory for the runs of e.

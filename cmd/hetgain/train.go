@@ -363,6 +363,12 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkAgentRewards(spec); err != nil {
 			return err
 		}
+		if err := checkEnvSize(env.value, *n, *m); err != nil {
+			return err
+		}
+		if err := checkBatches(spec, flagSize{"envs", spec.WithDefaults().Team.Envs}, flagSize{"eval-episodes", spec.WithDefaults().EvalEpisodes}); err != nil {
+			return err
+		}
 		if err := spec.Check(); err != nil {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 		}
@@ -377,8 +383,8 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			if *taskEpisodes < 1 {
 				return usagef("-task-episodes %d: want >= 1", *taskEpisodes)
 			}
-			if err := spec.CheckEpisodes(*taskEpisodes); err != nil {
-				return usagef("-task-episodes %d: %s", *taskEpisodes, strings.TrimPrefix(err.Error(), "learn: "))
+			if err := checkBatches(spec, flagSize{"task-episodes", *taskEpisodes}); err != nil {
+				return err
 			}
 			j.taskEpisodes = *taskEpisodes
 		}
@@ -409,6 +415,56 @@ func checkSensor(sensor bool, env string) error {
 		return usagef("-sensor applies to -env capture only (%s has no range sensor)", env)
 	}
 	return nil
+}
+
+// The most agents and goals capture places without fixed goals (the
+// nodes of its spawn lattices: see simulate.Capture); a test checks them
+// against simulate.NewCapture.
+const (
+	captureMaxAgents = 28
+	captureMaxGoals  = 3
+)
+
+// checkEnvSize returns a usage error naming -N or -M if env cannot place
+// n agents or m tasks, before the library's error, which names the
+// fields of its configuration.
+func checkEnvSize(env string, n, m int) error {
+	if env != "capture" {
+		return nil
+	}
+	if n > captureMaxAgents {
+		return usagef("-N %d: capture places at most %d agents (%v apart in their spawn area)", n, captureMaxAgents, simulate.CaptureAgentGap)
+	}
+	if m > captureMaxGoals {
+		return usagef("-M %d: capture places at most %d goals (%v apart on their line); more goals need fixed positions, which only Go code gives (simulate.CaptureConfig.FixedGoals)",
+			m, captureMaxGoals, simulate.CaptureGoalGap)
+	}
+	return nil
+}
+
+// checkBatches returns a usage error naming the flag of the first of
+// sizes, batches of episodes played at once, that the environment of
+// spec cannot hold (spec.CheckEpisodes), before RunSpec.Check's error,
+// which names the field of learn.RunSpec.
+func checkBatches(spec learn.RunSpec, sizes ...flagSize) error {
+	for _, b := range sizes {
+		if b.v < 1 {
+			continue // checked by the flag's own rule
+		}
+		if err := spec.CheckEpisodes(b.v); err != nil {
+			msg := strings.TrimPrefix(err.Error(), "learn: ")
+			msg = strings.TrimPrefix(msg, fmt.Sprintf("episodes = %d: ", b.v))
+			msg = strings.TrimSuffix(msg, ": "+learn.ErrConfig.Error())
+			return usagef("-%s %d: %s", b.flag, b.v, msg)
+		}
+	}
+	return nil
+}
+
+// flagSize is a flag's name and its value.
+type flagSize struct {
+	flag string
+	v    int
 }
 
 // trainJob is one run of the train command.

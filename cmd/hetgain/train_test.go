@@ -646,3 +646,25 @@ func TestTrainAgentRewards(t *testing.T) {
 		t.Errorf("both flags: exit %d, %q; want a usage error naming both", code, errOut)
 	}
 }
+
+// TestCaptureSizeLimits checks the sizes checkEnvSize refuses against
+// the library's: capture builds with captureMaxAgents agents and
+// captureMaxGoals goals and refuses one more of either.
+func TestCaptureSizeLimits(t *testing.T) {
+	for _, c := range []struct {
+		n, m int
+		ok   bool
+	}{
+		{captureMaxAgents, captureMaxGoals, true},
+		{captureMaxAgents + 1, captureMaxGoals, false},
+		{captureMaxAgents, captureMaxGoals + 1, false},
+	} {
+		_, err := learn.EnvSpec{Name: "capture", Agents: c.n, Tasks: c.m, U: "min", T: "max"}.New(1)
+		if (err == nil) != c.ok {
+			t.Errorf("capture with N = %d, M = %d: error %v, want ok %t", c.n, c.m, err, c.ok)
+		}
+		if cliErr := checkEnvSize("capture", c.n, c.m); (cliErr == nil) != c.ok {
+			t.Errorf("checkEnvSize(capture, %d, %d) = %v, want ok %t", c.n, c.m, cliErr, c.ok)
+		}
+	}
+}
