@@ -144,6 +144,7 @@ func (a *app) runCommand(c *command, args []string) int {
 	a.args = args
 	fs := newFlagSet(c)
 	runner := c.setup(fs)
+	explainNumberFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			a.printCommandHelp(a.stdout, c)

@@ -187,6 +187,75 @@ func splitTop(s string, sep rune) []string {
 	return parts
 }
 
+// optionalFloat is a float flag without a default, for a required flag:
+// its help shows no default (a float64 flag's would show NaN) and set
+// records whether it was given.
+type optionalFloat struct {
+	v   float64
+	set bool
+}
+
+func (f *optionalFloat) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.FormatFloat(f.v, 'g', -1, 64)
+}
+
+func (f *optionalFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return errNotNumber(err, "a number")
+	}
+	f.v, f.set = v, true
+	return nil
+}
+
+// numberValue is an int or float64 flag of package flag whose parse
+// error says what the flag wants, not the flag package's "parse error".
+type numberValue struct {
+	flag.Value
+	isInt bool
+}
+
+func (v numberValue) Set(s string) error {
+	if err := v.Value.Set(s); err == nil {
+		return nil
+	}
+	if v.isInt {
+		_, err := strconv.ParseInt(s, 0, strconv.IntSize)
+		return errNotNumber(err, "a whole number")
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return errNotNumber(err, "a number")
+}
+
+// errNotNumber returns the error of a number flag whose value strconv
+// refused with err, wanting want.
+func errNotNumber(err error, want string) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("out of range of %s", want)
+	}
+	return fmt.Errorf("want %s", want)
+}
+
+// explainNumberFlags makes the parse errors of the int and float64 flags
+// of fs say what they want (numberValue).
+func explainNumberFlags(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		switch g.Get().(type) {
+		case int:
+			f.Value = numberValue{f.Value, true}
+		case float64:
+			f.Value = numberValue{f.Value, false}
+		}
+	})
+}
+
 // choice is a flag whose value is one of a fixed set of words.
 type choice struct {
 	value   string

@@ -54,7 +54,8 @@ func init() {
 }
 
 func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
-	threshold := fs.Float64("threshold", math.NaN(), "clearly positive iff mean − 2 SE exceeds `X` (required: the rule's, fixed before the runs)")
+	var threshold optionalFloat
+	fs.Var(&threshold, "threshold", "clearly positive iff mean − 2 SE exceeds `X` (required: the rule's, fixed before the runs)")
 	planned := fs.Int("seeds", 0, "the number of seeds planned, `K` (0: the seeds finished, at least 2)")
 	lo := fs.Float64("lo", math.Inf(-1), "the smallest gain a seed to come may end with, `L`")
 	hi := fs.Float64("hi", math.Inf(1), "the largest gain a seed to come may end with, `H`")
@@ -69,11 +70,11 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if len(dirs) < 1 {
 			return usagef("want a directory of training runs")
 		}
-		if !isSet(fs, "threshold") {
+		if !threshold.set {
 			return usagef("-threshold X is required: the rule's threshold, fixed before the runs (the reproductions': 0.02 × the return scale; 0.5 in tag-large)")
 		}
-		if math.IsNaN(*threshold) || math.IsInf(*threshold, 0) {
-			return usagef("-threshold %v: want a finite number", *threshold)
+		if math.IsNaN(threshold.v) || math.IsInf(threshold.v, 0) {
+			return usagef("-threshold %v: want a finite number", threshold.v)
 		}
 		if *planned < 0 || *planned == 1 || *planned > math.MaxInt32 {
 			return usagef("-seeds %d: want 0 (the seeds finished) or 2 to %d", *planned, math.MaxInt32)
@@ -106,7 +107,7 @@ func setupVerdict(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s\n", strings.Join(dirs, " "))
 		for _, g := range cells {
-			if err := writeVerdict(&b, g, *planned, *threshold, *lo, *hi); err != nil {
+			if err := writeVerdict(&b, g, *planned, threshold.v, *lo, *hi); err != nil {
 				return err
 			}
 		}

@@ -82,6 +82,9 @@ func TestVerdictUsage(t *testing.T) {
 	}{
 		{[]string{dir}, "-threshold X is required"},
 		{[]string{"-threshold", "NaN", dir}, "-threshold NaN: want a finite number"},
+		{[]string{"-threshold", "abc", dir}, `invalid value "abc" for flag -threshold: want a number` + "\n"},
+		{[]string{dir, "-threshold", "1e999"}, `invalid value "1e999" for flag -threshold: out of range of a number` + "\n"},
+		{[]string{"-threshold", "0.5", "-lo", "low", dir}, `invalid value "low" for flag -lo: want a number` + "\n"},
 		{[]string{"-threshold", "0.5", "-seeds", "1", dir}, "-seeds 1"},
 		{[]string{"-threshold", "0.5", "-seeds", "4294967296", dir}, "-seeds 4294967296"},
 		{[]string{"-threshold", "0.5", "-seeds", "5", "-cell", "2v2 mean-max", dir}, "the cell has 9 seeds with a gain already"},
@@ -100,6 +103,17 @@ func TestVerdictUsage(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want a usage error with %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestVerdictHelpThreshold checks that the help of the required
+// -threshold shows no default (it showed "(default NaN)").
+func TestVerdictHelpThreshold(t *testing.T) {
+	code, out, _ := runArgs("help", "verdict")
+	_, line, _ := strings.Cut(out, "\n  -threshold X\n")
+	line, _, _ = strings.Cut(line, "\n")
+	if code != exitOK || !strings.Contains(line, "exceeds X (required") || strings.Contains(line, "default") {
+		t.Errorf("help verdict: exit %d, -threshold's line %q: want its help without a default", code, line)
 	}
 }
 
