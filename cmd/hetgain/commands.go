@@ -250,9 +250,19 @@ func newFlagSet(c *command) *flag.FlagSet {
 // noArgs returns a usage error if fs has arguments left after the flags.
 func noArgs(fs *flag.FlagSet) error {
 	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q (flags start with -)", fs.Arg(0))
+		return unexpectedArg(fs.Arg(0))
 	}
 	return nil
+}
+
+// unexpectedArg returns the usage error for arg, an argument a command
+// does not take. One that starts with "-" but was not read as a flag
+// came after the "--" that ends the flags.
+func unexpectedArg(arg string) error {
+	if strings.HasPrefix(arg, "-") && arg != "-" {
+		return usagef("unexpected argument %q after \"--\", which ends the flags: give flags before \"--\"", arg)
+	}
+	return usagef("unexpected argument %q (flags start with -)", arg)
 }
 
 func commandNames() string {

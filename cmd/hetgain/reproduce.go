@@ -201,7 +201,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		name := ops[0]
 		if len(ops) > 1 && !strings.EqualFold(name, "hetgps") { // hetgps takes an experiment name too
-			return usagef("unexpected argument %q (flags start with -)", ops[1])
+			return unexpectedArg(ops[1])
 		}
 		r := findReproducer(name)
 		if r == nil {
