@@ -123,18 +123,16 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return err
 		}
 		settings := make([]pairSettings, len(pairs))
-		var problems []string
+		var differing, names []string // the differences of the pairs with some, and those pairs' names
 		for i, p := range pairs {
 			if settings[i], err = readPairSettings(p, paired[i]); err != nil {
 				return err
 			}
 			if d := settings[i].problems(); d != "" {
-				if len(pairs) > 1 {
-					d = paired[i].Name() + ": " + d
-				}
-				problems = append(problems, d)
+				differing, names = append(differing, d), append(names, paired[i].Name())
 			}
 		}
+		problems := describeProblems(differing, names, len(pairs))
 		if len(problems) > 0 && !*force {
 			return usagef("A and B are not the same reward problem (%s): their gains do not compare; -force compares them anyway",
 				strings.Join(problems, "; "))
@@ -506,4 +504,31 @@ func sideNames(a, b string) (string, string) {
 		return baseA, baseB
 	}
 	return a, b
+}
+
+// describeProblems returns the differences of reward problem of the pairs
+// named names, out of pairs pairs, as a list for compare's refusal or
+// warning: one difference once, with how many pairs have it, when every
+// pair that differs differs alike; else each pair's, with its name.
+func describeProblems(differing, names []string, pairs int) []string {
+	if len(differing) == 0 {
+		return nil
+	}
+	alike := true
+	for _, d := range differing {
+		alike = alike && d == differing[0]
+	}
+	switch {
+	case pairs == 1:
+		return differing
+	case alike && len(differing) == pairs:
+		return []string{fmt.Sprintf("%s, in all %d pairs of cells", differing[0], pairs)}
+	case alike:
+		return []string{fmt.Sprintf("%s, in %d of %d pairs of cells: %s", differing[0], len(differing), pairs, strings.Join(names, ", "))}
+	}
+	out := make([]string, len(differing))
+	for i, d := range differing {
+		out[i] = names[i] + ": " + d
+	}
+	return out
 }

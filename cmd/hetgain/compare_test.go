@@ -367,3 +367,24 @@ func TestCompareSettings(t *testing.T) {
 		t.Errorf("an unreadable spec.json: exit %d, stderr %q; want exit %d with %q", code, errOut, exitError, want)
 	}
 }
+
+// TestDescribeProblems checks that compare states a difference of reward
+// problem shared by every pair of cells once, and lists differing ones
+// pair by pair.
+func TestDescribeProblems(t *testing.T) {
+	for _, c := range []struct {
+		differing, names []string
+		pairs            int
+		want             string
+	}{
+		{nil, nil, 3, ""},
+		{[]string{"N A 2, B 4"}, []string{"x"}, 1, "N A 2, B 4"},
+		{[]string{"N A 2, B 4", "N A 2, B 4"}, []string{"x", "y"}, 2, "N A 2, B 4, in all 2 pairs of cells"},
+		{[]string{"N A 2, B 4", "N A 2, B 4"}, []string{"x", "z"}, 3, "N A 2, B 4, in 2 of 3 pairs of cells: x, z"},
+		{[]string{"N A 2, B 4", "U A min, B max"}, []string{"x", "y"}, 2, "x: N A 2, B 4; y: U A min, B max"},
+	} {
+		if got := strings.Join(describeProblems(c.differing, c.names, c.pairs), "; "); got != c.want {
+			t.Errorf("describeProblems(%q, %q, %d) = %q, want %q", c.differing, c.names, c.pairs, got, c.want)
+		}
+	}
+}
