@@ -1036,6 +1036,10 @@ func (s HetGPSSetting) param(name string) learn.ThetaParam {
 // tables).
 const hetgpsGainTolerance = 0.02
 
+// hetgpsThetaTolerance is the change of τ_T or τ_U that HetGPSOutcome
+// counts as a rise or a fall.
+const hetgpsThetaTolerance = 0.1
+
 // HetGPSOutcome says where one run went.
 type HetGPSOutcome struct {
 	Setting string
@@ -1132,7 +1136,7 @@ func (r *HetGPSResults) Outcomes() []HetGPSOutcome {
 		o.ThetaEnd = [2]float64{run.theta(last, "T.t"), run.theta(last, "U.t")}
 		o.GainStart, o.GainEnd, o.GainPeak = gainWindows(run.Log)
 		o.HetDiversity, o.HomDiversity = finalDiversity(run.Log)
-		const dTheta, dGain = 0.1, hetgpsGainTolerance
+		const dTheta, dGain = hetgpsThetaTolerance, hetgpsGainTolerance
 		o.TRose, o.TFell = o.ThetaEnd[0] > o.ThetaStart[0]+dTheta, o.ThetaEnd[0] < o.ThetaStart[0]-dTheta
 		o.UFell, o.URose = o.ThetaEnd[1] < o.ThetaStart[1]-dTheta, o.ThetaEnd[1] > o.ThetaStart[1]+dTheta
 		o.GainRose = o.GainEnd > o.GainStart+dGain*s.Scale && o.GainEnd > dGain*s.Scale
@@ -1207,10 +1211,23 @@ func (r *HetGPSResults) Summary() string {
 		}
 		fmt.Fprintf(&b, "%s (%s, %s, %s frames per team): %s, %.0f s of training\n",
 			s.Label, s.Spec.Run.Env.String(), iters, formatCount(hetgpsFrames(r, s.Label)), verdict, secs)
+		b.WriteString(hetgpsLegend(s))
 		b.WriteString(lines.String())
 		b.WriteString(hetgpsEndLine(outcomes, s.Label))
 	}
 	return b.String()
+}
+
+// hetgpsLegend returns the line of Summary that says, for setting s, by
+// how much θ and the gain must move to count (HetGPSOutcome).
+func hetgpsLegend(s HetGPSSetting) string {
+	tol := hetgpsGainTolerance * s.Scale
+	if s.Spec.Descent {
+		return fmt.Sprintf("  (fell, rose: by more than %g; the gain: the mean over a tenth of θ's steps, near 0: within %.3g of it, %g of the return scale %g)\n",
+			hetgpsThetaTolerance, tol, hetgpsGainTolerance, s.Scale)
+	}
+	return fmt.Sprintf("  (rose, fell: by more than %g; the gain: the mean over the first and the last tenth of θ's steps, rose: ended above %.3g and higher by more than that, %g of the return scale %g)\n",
+		hetgpsThetaTolerance, tol, hetgpsGainTolerance, s.Scale)
 }
 
 // hetgpsEndLine returns a line of Summary with where the runs of one

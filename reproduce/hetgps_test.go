@@ -225,6 +225,14 @@ func TestHetGPSRunResumeLoad(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", w, sum)
 		}
 	}
+	// Each setting's legend states the thresholds Outcomes applies.
+	for _, st := range res.Experiment.Settings {
+		legend := fmt.Sprintf("of training\n  (rose, fell: by more than 0.1; the gain: the mean over the first and the last tenth of θ's steps, rose: ended above %.3g and higher by more than that, 0.02 of the return scale %g)\n  seed 1:",
+			0.02*st.Scale, st.Scale)
+		if !strings.Contains(sum, legend) {
+			t.Errorf("summary lacks the legend of %s, %q:\n%s", st.Label, legend, sum)
+		}
+	}
 }
 
 // hetgpsNumbers prints a HetGPS log without its wall times, exactly
@@ -456,7 +464,8 @@ func TestHetGPSOutcomes(t *testing.T) {
 	if o := res.Outcomes()[0]; !o.TFell || !o.URose || !o.GainNearZero || !o.InGainRegion || o.AsExpected {
 		t.Errorf("descent inside the region: %+v", o)
 	}
-	if s := res.Summary(); !strings.Contains(s, "0 of 1 seeds as expected") || !strings.Contains(s, "left τ_T > 0 > τ_U: no, gain peak") {
+	if s := res.Summary(); !strings.Contains(s, "0 of 1 seeds as expected") || !strings.Contains(s, "left τ_T > 0 > τ_U: no, gain peak") ||
+		!strings.Contains(s, "(fell, rose: by more than 0.1; the gain: the mean over a tenth of θ's steps, near 0: within") {
 		t.Errorf("descent inside the region, summary:\n%s", s)
 	}
 }
