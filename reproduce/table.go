@@ -25,7 +25,9 @@ import (
 // clearly positive.
 const PositiveTolerance = 0.02
 
-// TableColumns are the columns of Results.Table.
+// TableColumns are the columns of Results.Table. A ...Std column is the
+// sample standard deviation over the cell's seeds, NaN (in the CSV too)
+// for a cell of one seed, where it is not defined.
 var TableColumns = []string{"Experiment", "Variant", "U", "T", "Seeds", "Frames",
 	"Gain", "GainStd", "HetEval", "HetEvalStd", "HomEval", "HomEvalStd", "ReturnGain", "ReturnGainStd",
 	"Theory", "AbsError", "Predicted", "Positive", "PaperGain", "PaperStd", "PaperPositive"}

@@ -203,8 +203,13 @@ func (v Verdict) Settled() bool {
 // not settled: the 2 seed(s) to come can still reach 3.196".
 func (v Verdict) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of %d seeds: mean %.4g ± %.4g (std), mean − 2 SE %.4g against %.4g: ",
-		len(v.Gains), v.Planned, v.Mean, v.Std, v.LowerBound, v.Threshold)
+	if len(v.Gains) < 2 {
+		fmt.Fprintf(&b, "%d of %d seeds: mean %.4g (a standard deviation, and mean − 2 SE, need two seeds) against %.4g: ",
+			len(v.Gains), v.Planned, v.Mean, v.Threshold)
+	} else {
+		fmt.Fprintf(&b, "%d of %d seeds: mean %.4g ± %.4g (std), mean − 2 SE %.4g against %.4g: ",
+			len(v.Gains), v.Planned, v.Mean, v.Std, v.LowerBound, v.Threshold)
+	}
 	rest := v.Planned - len(v.Gains)
 	switch {
 	case rest == 0 && v.Positive():

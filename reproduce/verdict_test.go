@@ -482,3 +482,16 @@ func TestSeedRange(t *testing.T) {
 	}()
 	g.SeedRange(5, 4)
 }
+
+// TestVerdictStringOneSeed checks that a verdict on one seed's gain says
+// that its spread and bound need two seeds, rather than printing NaN.
+func TestVerdictStringOneSeed(t *testing.T) {
+	v, err := Judge([]float64{0.3}, 3, 0.02, -1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := v.String()
+	if strings.Contains(s, "NaN") || !strings.HasPrefix(s, "1 of 3 seeds: mean 0.3 (a standard deviation, and mean − 2 SE, need two seeds) against 0.02: ") {
+		t.Errorf("one seed: %q", s)
+	}
+}

@@ -450,8 +450,12 @@ func writePairedGains(b *strings.Builder, p reproduce.PairedGains) {
 		fmt.Fprintf(b, "   %6d %12.4g %12.4g %12.4g\n", k, p.GainA[i], p.GainB[i], p.GainB[i]-p.GainA[i])
 	}
 	sum := p.Summary()
-	fmt.Fprintf(b, "   B − A: mean %.4g ± %.4g (standard error), median %.4g; seeds higher under B %d, under A %d\n",
-		sum.Mean, sum.SE, sum.Median, sum.Higher, sum.Lower)
+	spread := fmt.Sprintf(" ± %.4g (standard error)", sum.SE)
+	if len(p.Seeds) < 2 {
+		spread = " (a standard error needs two seeds)"
+	}
+	fmt.Fprintf(b, "   B − A: mean %.4g%s, median %.4g; seeds higher under B %d, under A %d\n",
+		sum.Mean, spread, sum.Median, sum.Higher, sum.Lower)
 	writeSignedRank(b, p.Test)
 }
 

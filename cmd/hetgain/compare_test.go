@@ -388,3 +388,18 @@ func TestDescribeProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareOneSeedNoSpread checks that two directories sharing one seed
+// are compared without a standard error, saying why, rather than ± NaN.
+func TestCompareOneSeedNoSpread(t *testing.T) {
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	for _, c := range []struct{ dir, lr string }{{a, "0.003"}, {b, "0.001"}} {
+		if code, _, errOut := runArgs(trainArgs(c.dir, "-seeds", "1", "-lr", c.lr, "-quiet")...); code != exitOK {
+			t.Fatalf("train %s: exit %d, %s", c.dir, code, errOut)
+		}
+	}
+	code, out, errOut := runArgs("compare", a, b)
+	if code != exitOK || strings.Contains(out, "NaN") || !strings.Contains(out, "(a standard error needs two seeds)") {
+		t.Errorf("one shared seed: exit %d\n%s%s", code, out, errOut)
+	}
+}

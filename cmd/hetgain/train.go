@@ -780,9 +780,17 @@ func (j *trainJob) report(logs [][]learn.PairStats, tasks []taskScore) error {
 	}
 	fmt.Fprintf(&b, "%-6s", "mean")
 	for _, c := range cols {
-		fmt.Fprintf(&b, "  %20s", fmt.Sprintf("%.4g ± %.2g", meanOf(c.values), stdOf(c.values)))
+		if len(logs) < 2 {
+			fmt.Fprintf(&b, "  %20.4g", meanOf(c.values))
+		} else {
+			fmt.Fprintf(&b, "  %20s", fmt.Sprintf("%.4g ± %.2g", meanOf(c.values), stdOf(c.values)))
+		}
 	}
-	b.WriteString("\n(± is the standard deviation over seeds)\n")
+	if len(logs) < 2 {
+		b.WriteString("\n(one seed: a standard deviation over seeds needs two)\n")
+	} else {
+		b.WriteString("\n(± is the standard deviation over seeds)\n")
+	}
 	if j.task != nil {
 		fmt.Fprintf(&b, "(task: the final policies on %d episodes with %s)\n", j.taskEpisodes, j.task.String())
 	}
@@ -830,10 +838,11 @@ func meanOf(x []float64) float64 {
 	return s / float64(len(x))
 }
 
-// stdOf is the sample standard deviation (0 for one value).
+// stdOf is the sample standard deviation (NaN for fewer than two values,
+// which report does not print).
 func stdOf(x []float64) float64 {
 	if len(x) < 2 {
-		return 0
+		return math.NaN()
 	}
 	m, s := meanOf(x), 0.0
 	for _, v := range x {

@@ -668,3 +668,16 @@ func TestCaptureSizeLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainOneSeedNoSpread checks that the report of a single seed gives
+// its mean alone and says why, rather than a standard deviation of 0.
+func TestTrainOneSeedNoSpread(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "one")
+	code, out, errOut := runArgs(trainArgs(dir, "-seeds", "1", "-quiet")...)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if strings.Contains(out, "±") || !strings.Contains(out, "(one seed: a standard deviation over seeds needs two)") {
+		t.Errorf("one seed:\n%s", out)
+	}
+}
