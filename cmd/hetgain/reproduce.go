@@ -109,7 +109,9 @@ larger than before add seeds and extend the runs. -pairs U-T,... trains
 and tabulates only those (U, T) pairs, e.g. -seeds 9 -pairs min-max adds
 six seeds to one cell; -variants LABEL,... those variants, e.g.
 observability -variants range-0,range-0p35 -iterations 1200 extends two
-ranges' runs. -first-seed S leaves seeds 1 to S-1 out (neither
+ranges' runs (gains.csv and the figures then hold those cells alone, and
+the command that tabulates every cell, with -table, is printed).
+-first-seed S leaves seeds 1 to S-1 out (neither
 trained nor tabulated), to split a cell's seeds over machines or
 sessions: seed k has the same numbers whatever -first-seed is, and
 -table on a directory holding them all tabulates them together. -table
@@ -321,8 +323,30 @@ func runExperiment(j *reproduceJob) error {
 	for _, p := range paths {
 		fmt.Fprintf(&b, "wrote %s\n", p)
 	}
+	if (j.pairs != "" || j.variants != "") && !j.tableOnly {
+		fmt.Fprintf(&b, "(these files hold only the cells of -pairs and -variants; %s tabulates every finished cell of %s)\n",
+			j.tableCommand(), dir)
+	}
 	_, err = io.WriteString(j.stdout, b.String())
 	return err
+}
+
+// tableCommand is the running command without its -pairs and -variants
+// and with -table: the command that tabulates every finished run of its
+// directory.
+func (j *reproduceJob) tableCommand() string {
+	parts := []string{"hetgain", "reproduce"}
+	for k := 0; k < len(j.args); k++ {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(j.args[k], "-"), "=")
+		if strings.HasPrefix(j.args[k], "-") && (name == "pairs" || name == "variants") {
+			if !hasValue {
+				k++ // the value is the next argument
+			}
+			continue
+		}
+		parts = append(parts, shellQuote(j.args[k]))
+	}
+	return strings.Join(append(parts, "-table"), " ")
 }
 
 // noFinishedRuns is the error of -table when none of the runs in dir is

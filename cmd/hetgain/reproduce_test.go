@@ -351,6 +351,12 @@ func TestReproducePairsAndTable(t *testing.T) {
 		if code := runTiny(newApp(context.Background(), &out, &errb), args(extra...)...); code != exitOK {
 			t.Fatalf("%q: exit %d, stderr %q", extra, code, errb.String())
 		}
+		// A run of some pairs says its files hold those alone, and how to
+		// tabulate them all.
+		note := "(these files hold only the cells of -pairs and -variants; hetgain reproduce matrix2 -dir " + dir + " -iterations 3 -quiet -seeds 2 -table tabulates every finished cell of " + dir + ")"
+		if strings.Contains(out.String(), note) != (len(extra) > 2) {
+			t.Errorf("%q: stdout has the note %v, want %v:\n%s", extra, !(len(extra) > 2), len(extra) > 2, out.String())
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "continuous", "min-min", "seed2")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("-pairs min-max trained min-min's seed 2: %v", err)
