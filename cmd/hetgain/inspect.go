@@ -108,6 +108,11 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				fixedSeed = seed
 			}
 		})
+		if *csvPath != "" { // its table has one layout: refuse before playing any run
+			if err := checkRunShapes(runs); err != nil {
+				return err
+			}
+		}
 		var rows []profileRow
 		for _, run := range runs {
 			r, err := inspectRun(a, run, *episodes, fixedSeed, *taskParams)
@@ -115,7 +120,7 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				return err
 			}
 			rows = append(rows, r...)
-			if *csvPath != "" { // its table has one layout: refuse before playing the other runs
+			if *csvPath != "" { // a run whose spec.json could not be read is checked as it is played
 				if err := sameShape(rows[0], rows[len(rows)-1]); err != nil {
 					return err
 				}
@@ -171,6 +176,41 @@ type profileRow struct {
 	run, team           string
 	iteration, episodes int
 	profile             *simulate.EffortProfile
+}
+
+// checkRunShapes returns the error of sameShape for the first of runs
+// whose N and M, as its spec.json records them, differ from the first
+// run's; runs whose spec.json cannot be read are left to sameShape.
+func checkRunShapes(runs []string) error {
+	var first string
+	var n, m int
+	for _, run := range runs {
+		env, ok := runEnv(run)
+		if !ok {
+			continue
+		}
+		if first == "" {
+			first, n, m = run, env.Agents, env.Tasks
+			continue
+		}
+		if env.Agents != n || env.Tasks != m {
+			return fmt.Errorf("-csv: %s has N = %d, M = %d, %s N = %d, M = %d; inspect them separately",
+				run, env.Agents, env.Tasks, first, n, m)
+		}
+	}
+	return nil
+}
+
+// runEnv returns the environment, defaults filled in, that the run
+// directory dir (of a paired run or of HetGPS) records in its spec.json.
+func runEnv(dir string) (learn.EnvSpec, bool) {
+	if spec, err := learn.ReadRunSpec(dir); err == nil {
+		return spec.Env, true
+	}
+	if spec, err := learn.ReadHetGPSSpec(dir); err == nil {
+		return spec.Run.WithDefaults().Env, true
+	}
+	return learn.EnvSpec{}, false
 }
 
 // sameShape returns an error unless r has the N and M of first, as the
