@@ -3,7 +3,6 @@ package learn
 import (
 	"bytes"
 	"encoding/gob"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -687,18 +686,15 @@ func (rec hetgpsRecord) spec(schedule Schedule) HetGPSSpec {
 // fs.ErrNotExist; if it is not a HetGPS run's, or records an invalid
 // search, ErrCheckpoint.
 func ReadHetGPSSpec(dir string) (HetGPSSpec, error) {
-	path := filepath.Join(dir, specFile)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return HetGPSSpec{}, fmt.Errorf("learn: %w", err)
-	}
 	var rec hetgpsRecord
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	path, data, decoded, err := readSpecFile(dir, &rec)
+	if err != nil {
+		return HetGPSSpec{}, err
+	}
 	bad := func() (HetGPSSpec, error) {
 		return HetGPSSpec{}, fmt.Errorf("learn: %s is not the specification of a HetGPS run: %w", path, ErrCheckpoint)
 	}
-	if dec.Decode(&rec) != nil || rec.Algorithm != "HetGPS" {
+	if !decoded || rec.Algorithm != "HetGPS" {
 		return bad()
 	}
 	schedule, err := ParseSchedule(rec.Schedule)

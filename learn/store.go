@@ -403,15 +403,12 @@ func DiffRunSpecs(a, b RunSpec) []SettingDiff {
 // is not a paired run's (a HetGPS run's, say) or records an invalid run,
 // ErrCheckpoint.
 func ReadRunSpec(dir string) (RunSpec, error) {
-	path := filepath.Join(dir, specFile)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return RunSpec{}, fmt.Errorf("learn: %w", err)
-	}
 	var spec RunSpec
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if dec.Decode(&spec) != nil {
+	path, data, decoded, err := readSpecFile(dir, &spec)
+	if err != nil {
+		return RunSpec{}, err
+	}
+	if !decoded {
 		return RunSpec{}, fmt.Errorf("learn: %s is not the specification of a paired run: %w", path, ErrCheckpoint)
 	}
 	if err := spec.Check(); err != nil {
@@ -424,6 +421,19 @@ func ReadRunSpec(dir string) (RunSpec, error) {
 			path, strings.TrimPrefix(err.Error(), "learn: "), ErrCheckpoint)
 	}
 	return spec.withDefaults(), nil
+}
+
+// readSpecFile reads dir's spec.json, at path, and decodes it into v,
+// refusing a field that v lacks; decoded reports whether it could. The
+// error is the file's: it wraps fs.ErrNotExist if there is none.
+func readSpecFile(dir string, v interface{}) (path string, data []byte, decoded bool, err error) {
+	path = filepath.Join(dir, specFile)
+	if data, err = os.ReadFile(path); err != nil {
+		return path, nil, false, fmt.Errorf("learn: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return path, data, dec.Decode(v) == nil, nil
 }
 
 func readCheckpoint(path string) (*checkpoint, error) {
