@@ -371,7 +371,7 @@ func TagLarge() Experiment {
 // few of them at a time. All nine seeds are trained: −6.36 ± 5.45,
 // clearly negative where the paper has 0.36 ± 1.44 (from six seeds on,
 // no gains of the others could have made the cell clearly positive:
-// BestLowerBound). Seeds 5 to 9 are stored in
+// BestLowerBound). All nine are stored in
 // testdata/reproductions/tag-large-30m (see its README).
 func TagLarge30M() Experiment {
 	e := TagLarge()
