@@ -208,7 +208,7 @@ figures.Lines("Continuous ΔR for N = 4 agents", "M tasks", "ΔR",
 ("markdown", r"""
 ## 4. Theorem 3.4: the softmax lower bound
 
-With softmax aggregators for both $T$ (temperature $t$) and $U$ (temperature $\tau$) and $N = M$, the theorem bounds $\Delta R$ from below: $0$ for $t \le 0$, $\sigma(t,N) - 1/N$ for $t > 0 \ge \tau$ and $\max\{\sigma(t,N) - \sigma(\tau,N), 0\}$ for $t, \tau > 0$, with $\sigma(t,N) = e^t/(e^t + N - 1)$. Heterogeneity pays when the inner aggregator rewards concentration ($t > 0$) more than the outer one does ($\tau < t$). Notebook 02 computes the true gain numerically on the same grid.
+With softmax aggregators for both $T$ (temperature $t$) and $U$ (temperature $\tau$) and $N = M$, the theorem bounds $\Delta R$ from below: $0$ for $t \le 0$, $\sigma(t,N) - 1/N$ for $t > 0 \ge \tau$ and $\max\{\sigma(t,N) - \sigma(\tau,N), 0\}$ for $t, \tau > 0$, with $\sigma(t,N) = e^t/(e^t + N - 1)$. Heterogeneity pays when the inner aggregator rewards concentration ($t > 0$) more than the outer one does ($\tau < t$). Notebook 02 computes the true gain numerically, on a wider grid.
 """),
 ("code", r"""
 var grid figures.Grid

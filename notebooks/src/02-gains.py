@@ -7,7 +7,7 @@ cells = [
 Closed forms cover a few operators; `gain.Numerical` computes $R_\mathrm{het}$, $R_\mathrm{hom}$ and $\Delta R$ for any $U$ and $T$, together with the allocations that attain them. It uses structured candidates (vertices, agent-to-task assignments, uniform rows), many seeded random starts of a projected ascent on the simplex, and smoothing tightened step by step for non-smooth operators; discrete allocations are enumerated exactly. This notebook
 
 1. checks the numerical optima against the closed forms of notebook 01,
-2. draws the softmax and power-sum gains over their parameters as heat maps (the paper's Figure 2, right), and
+2. draws the softmax and power-sum gains over their parameters as heat maps (the softmax one is the paper's Figure 2, right), and
 3. prints the optimal allocations for a few cells, and why they look the way they do.
 """),
 ("code", r"""

@@ -472,7 +472,7 @@ figures.EffortStrips("Level-based foraging: who loads which item, step by step",
 ("markdown", r"""
 ## 6. The gains, side by side
 
-The mean return of the heterogeneous team and of the homogeneous one in each environment above (one episode for foraging, the batch otherwise), with the difference. These are returns of hand-written policies, not optima: they show the sign the theory predicts (positive for $U = \min$, $T = \max$ and for foraging, zero for Blotto), not the size of the optimal gain.
+The mean return of the heterogeneous team and of the homogeneous one in each environment above (one episode for foraging, the batch otherwise), with the difference; the sensor row compares two teams of identical agents instead, one repelled by what its sensor sees and one ignoring it. These are returns of hand-written policies, not optima: they show the sign the theory predicts (positive for $U = \min$, $T = \max$ and for foraging, zero for Blotto), not the size of the optimal gain.
 """),
 ("code", r"""
 diff := make([]float64, len(sumHet))
