@@ -190,6 +190,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"train", "-dir", dir, "-envs", "1000000"}, "the two teams would need about 6.44 GB of memory"},
 		{[]string{"train", "-dir", dir, "-env", "tag", "-envs", "1000000"}, "hetgain train: -envs 1000000: tag would keep 1000000·2·18 values, more than simulate.MaxEnvValues = 16777216 (want at most 466033)\n"},
 		{[]string{"train", "-dir", dir, "-eval-episodes", "100000000"}, "-eval-episodes 100000000: want at most 1000000"},
+		{[]string{"train", "-dir", dir, "-task-episodes", "-1"}, "-task-episodes -1: it sizes the -task-params evaluation; give -task-params too"},
 		{[]string{"train", "-dir", dir, "-task-params", "x=1", "-task-episodes", "100000000"}, "-task-episodes 100000000: want at most 1000000"},
 		{[]string{"train", "-dir", dir, "-envs", "100000000"}, "-envs 100000000: want at most 1000000"},
 		{[]string{"train", "-dir", dir, "-N", "4", "-M", "5", "-eval-episodes", "900000"}, "hetgain train: -eval-episodes 900000: matrix would keep 900000·4·5 values, more than simulate.MaxEnvValues = 16777216 (want at most 838860)\n"},

@@ -376,6 +376,9 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 		}
 		j := &trainJob{app: a, spec: spec, first: max(*firstSeed, 1), seeds: *seeds, dir: *dir, team: team.value, plot: *plot, quiet: *quiet}
+		if *taskParams == "" && isSet(fs, "task-episodes") {
+			return usagef("-task-episodes %d: it sizes the -task-params evaluation; give -task-params too", *taskEpisodes)
+		}
 		if *taskParams != "" {
 			if j.task, err = parseTaskParams(*taskParams, spec.Env); err != nil {
 				return usagef("-task-params: %v", err)
