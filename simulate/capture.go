@@ -149,11 +149,11 @@ func NewCapture(cfg CaptureConfig) (*Capture, error) {
 		return nil, err
 	}
 	// Fail now, not at some Reset, when the spawn rules cannot be met.
-	if most := captureAgentArea.nodes(); cfg.Agents > most {
+	if most := CaptureMaxAgents(); cfg.Agents > most {
 		return nil, fmt.Errorf("simulate: capture: %d agents, at most %d fit %v apart in the spawn area: %w",
 			cfg.Agents, most, CaptureAgentGap, ErrConfig)
 	}
-	if most := captureGoalLine.nodes(); cfg.FixedGoals == nil && cfg.Goals > most {
+	if most := CaptureMaxGoals(); cfg.FixedGoals == nil && cfg.Goals > most {
 		return nil, fmt.Errorf("simulate: capture: %d goals, at most %d fit %v apart on their line (or give FixedGoals): %w",
 			cfg.Goals, most, CaptureGoalGap, ErrConfig)
 	}
@@ -371,6 +371,14 @@ func (c *Capture) goalParam(name string) (j, axis int, ok bool) {
 }
 
 func (c *Capture) elementBase() int { return c.base }
+
+// CaptureMaxAgents returns the most agents NewCapture places: the nodes
+// of its spawn area, CaptureAgentGap apart.
+func CaptureMaxAgents() int { return captureAgentArea.nodes() }
+
+// CaptureMaxGoals returns the most goals NewCapture places without
+// FixedGoals: the nodes of their line, CaptureGoalGap apart.
+func CaptureMaxGoals() int { return captureGoalLine.nodes() }
 
 var (
 	captureAgentArea = spawnArea{-1.2, -1.0, -1, 1, CaptureAgentGap}

@@ -304,8 +304,9 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkAgentRewards(spec.Run); err != nil {
 			return err
 		}
-		if err := checkBatches(spec.Run, flagSize{"envs", spec.Run.WithDefaults().Team.Envs},
-			flagSize{"eval-episodes", spec.Run.WithDefaults().EvalEpisodes}, flagSize{"grad-episodes", *gradEpisodes}); err != nil {
+		filled := spec.Run.WithDefaults()
+		if err := checkBatches(spec.Run, flagSize{"envs", filled.Team.Envs},
+			flagSize{"eval-episodes", filled.EvalEpisodes}, flagSize{"grad-episodes", *gradEpisodes}); err != nil {
 			return err
 		}
 		if err := spec.Check(); err != nil {

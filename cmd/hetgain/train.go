@@ -366,7 +366,8 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkEnvSize(env.value, *n, *m); err != nil {
 			return err
 		}
-		if err := checkBatches(spec, flagSize{"envs", spec.WithDefaults().Team.Envs}, flagSize{"eval-episodes", spec.WithDefaults().EvalEpisodes}); err != nil {
+		filled := spec.WithDefaults()
+		if err := checkBatches(spec, flagSize{"envs", filled.Team.Envs}, flagSize{"eval-episodes", filled.EvalEpisodes}); err != nil {
 			return err
 		}
 		if err := spec.Check(); err != nil {
@@ -420,14 +421,6 @@ func checkSensor(sensor bool, env string) error {
 	return nil
 }
 
-// The most agents and goals capture places without fixed goals (the
-// nodes of its spawn lattices: see simulate.Capture); a test checks them
-// against simulate.NewCapture.
-const (
-	captureMaxAgents = 28
-	captureMaxGoals  = 3
-)
-
 // checkEnvSize returns a usage error naming -N or -M if env cannot place
 // n agents or m tasks, before the library's error, which names the
 // fields of its configuration.
@@ -435,12 +428,12 @@ func checkEnvSize(env string, n, m int) error {
 	if env != "capture" {
 		return nil
 	}
-	if n > captureMaxAgents {
-		return usagef("-N %d: capture places at most %d agents (%v apart in their spawn area)", n, captureMaxAgents, simulate.CaptureAgentGap)
+	if most := simulate.CaptureMaxAgents(); n > most {
+		return usagef("-N %d: capture places at most %d agents (%v apart in their spawn area)", n, most, simulate.CaptureAgentGap)
 	}
-	if m > captureMaxGoals {
+	if most := simulate.CaptureMaxGoals(); m > most {
 		return usagef("-M %d: capture places at most %d goals (%v apart on their line); more goals need fixed positions, which only Go code gives (simulate.CaptureConfig.FixedGoals)",
-			m, captureMaxGoals, simulate.CaptureGoalGap)
+			m, most, simulate.CaptureGoalGap)
 	}
 	return nil
 }
@@ -782,14 +775,15 @@ func (j *trainJob) report(logs [][]learn.PairStats, tasks []taskScore) error {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%-6s", "mean")
+	oneSeed := len(logs) < 2
 	for _, c := range cols {
-		if len(logs) < 2 {
-			fmt.Fprintf(&b, "  %20.4g", meanOf(c.values))
-		} else {
-			fmt.Fprintf(&b, "  %20s", fmt.Sprintf("%.4g ± %.2g", meanOf(c.values), stdOf(c.values)))
+		mean := fmt.Sprintf("%.4g", meanOf(c.values))
+		if !oneSeed {
+			mean += fmt.Sprintf(" ± %.2g", stdOf(c.values))
 		}
+		fmt.Fprintf(&b, "  %20s", mean)
 	}
-	if len(logs) < 2 {
+	if oneSeed {
 		b.WriteString("\n(one seed: a standard deviation over seeds needs two)\n")
 	} else {
 		b.WriteString("\n(± is the standard deviation over seeds)\n")

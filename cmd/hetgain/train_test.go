@@ -651,6 +651,7 @@ func TestTrainAgentRewards(t *testing.T) {
 // the library's: capture builds with captureMaxAgents agents and
 // captureMaxGoals goals and refuses one more of either.
 func TestCaptureSizeLimits(t *testing.T) {
+	captureMaxAgents, captureMaxGoals := simulate.CaptureMaxAgents(), simulate.CaptureMaxGoals()
 	for _, c := range []struct {
 		n, m int
 		ok   bool
