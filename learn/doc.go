@@ -58,7 +58,8 @@
 // with NaN there. The environment is RunSpec.Env (EnvSpec: matrix game,
 // Multi-goal-capture or Tag, its sizes, U and T, and Params, environment
 // parameters such as Tag's distance shaping set for the whole run) or,
-// for an environment of one's own, RunSpec.Maker.
+// for an environment or a reward of one's own, RunSpec.Maker (its example
+// trains both teams under a sum-form reward, which EnvSpec cannot name).
 //
 // # Logs, checkpoints and resuming
 //
