@@ -1,6 +1,7 @@
 package aggregators_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -104,4 +105,56 @@ func ExampleSumForm() {
 	// Output:
 	// sumform(square): f(x) = 1.0000, f(y) = 0.5000, strictly Schur-convex
 	// gradient at y: [1.0000 1.0000]
+}
+
+// ExampleEvaluate checks input that comes from data: a value an operator
+// does not accept is an error naming it, wrapping a sentinel for
+// errors.Is, where Value would panic.
+func ExampleEvaluate() {
+	inputs := [][]float64{{0.2, 0.8}, {0.2, math.NaN()}, {0.2, -0.5}, {}}
+	for _, x := range inputs {
+		v, err := aggregators.Evaluate(aggregators.PowerSum{T: 2}, x)
+		switch {
+		case errors.Is(err, aggregators.ErrNegative):
+			fmt.Println("negative effort:", err)
+		case err != nil:
+			fmt.Println("error:", err)
+		default:
+			fmt.Printf("%.2f\n", v)
+		}
+	}
+	// Output:
+	// 0.68
+	// error: aggregators: powersum(2): x[1] = NaN: value is NaN
+	// negative effort: aggregators: powersum(2): x[1] = -0.5: value is negative
+	// error: aggregators: powersum(2): x: no values (need at least one)
+}
+
+// ExampleReward_ParamGradient differentiates the reward with respect to the
+// operators' parameters, the derivative HetGPS follows. At softmax(0) for
+// both U and T (both means) every allocation with the same column sums
+// pays the same, but ∂R/∂τ_T is the spread of the agents' efforts on each
+// task: positive for two specialists, zero for two identical agents.
+func ExampleReward_ParamGradient() {
+	r := aggregators.NewReward(aggregators.Softmax{T: 0}, aggregators.Softmax{T: 0})
+	teams := map[string]*mat.Dense{
+		"specialists": mat.NewDense(2, 2, []float64{1, 0, 0, 1}),
+		"identical":   mat.NewDense(2, 2, []float64{0.5, 0.5, 0.5, 0.5}),
+	}
+	for _, name := range []string{"specialists", "identical"} {
+		v, err := r.Value(teams[name])
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		g, err := r.ParamGradient(teams[name])
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%-11s R = %.2f, ∂R/∂τ_T = %.2f, ∂R/∂τ_U = %.2f\n", name, v, g.InnerShared(), g.Outer)
+	}
+	// Output:
+	// specialists R = 0.50, ∂R/∂τ_T = 0.25, ∂R/∂τ_U = 0.00
+	// identical   R = 0.50, ∂R/∂τ_T = 0.00, ∂R/∂τ_U = 0.00
 }
