@@ -27,8 +27,25 @@ type IntervalSeries struct {
 var filledShapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{}}
 
 // intervalSpread is the distance along x between the series of one
-// category, in units of the distance between categories.
+// category, in units of the distance between categories, for up to
+// intervalReach/intervalSpread + 1 series; more series are spaced closer,
+// so that they stay within intervalReach of their category.
 const intervalSpread = 0.2
+
+// intervalReach is how far from its category a series' point may be drawn,
+// in units of the distance between categories: short of half-way, so that
+// no point of one category lies nearer the next.
+const intervalReach = 0.4
+
+// intervalOffset returns the offset along x of series i of n from its
+// category.
+func intervalOffset(i, n int) float64 {
+	spread := intervalSpread
+	if n > 1 {
+		spread = min(spread, 2*intervalReach/float64(n-1))
+	}
+	return (float64(i) - float64(n-1)/2) * spread
+}
 
 // Intervals returns a chart of estimates with error bars by category: the
 // categories along x; in each, every series' point and bar side by side,
@@ -59,8 +76,7 @@ func intervalsPlot(title, yLabel string, categories []string, refs []float64, se
 		if len(s.Points) != n {
 			return nil, badf("series %q has %d intervals for %d categories", s.Name, len(s.Points), n)
 		}
-		offset := (float64(i) - float64(len(series)-1)/2) * intervalSpread
-		if err := addIntervals(p, s, offset, i); err != nil {
+		if err := addIntervals(p, s, intervalOffset(i, len(series)), i); err != nil {
 			return nil, err
 		}
 	}

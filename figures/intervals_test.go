@@ -103,3 +103,35 @@ func TestIntervalsLegendAboveBars(t *testing.T) {
 		t.Errorf("the highest bar ends at y = %v, in the legend (its rows reach down to %v)", top, legendBottom)
 	}
 }
+
+// TestIntervalsManySeriesStayInTheirCategory draws up to 12 series over
+// two categories and checks that every point lies nearer its own
+// category than the other: the x range, which the points' data range
+// widens, stays the categories' own, from -0.5 to 1.5, and the series of
+// a category keep their order, apart. At 0.2 apart, the points of six
+// series reached the half-way line between categories and those of seven
+// crossed it, into the next category.
+func TestIntervalsManySeriesStayInTheirCategory(t *testing.T) {
+	cats := []string{"a", "b"}
+	for n := 1; n <= 12; n++ {
+		var ss []IntervalSeries
+		for i := 0; i < n; i++ {
+			ss = append(ss, IntervalSeries{Points: []Interval{{1, 0, 2}, {3, 2, 4}}})
+		}
+		p, err := intervalsPlot("", "", cats, nil, ss)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.X.Min != -0.5 || p.X.Max != 1.5 {
+			t.Errorf("%d series: x axis from %v to %v, want -0.5 to 1.5 (a point beyond the categories' cells)", n, p.X.Min, p.X.Max)
+		}
+		prev := math.Inf(-1)
+		for i := 0; i < n; i++ {
+			off := intervalOffset(i, n)
+			if !(math.Abs(off) < 0.5) || !(off > prev) {
+				t.Errorf("%d series: series %d at offset %v after %v", n, i, off, prev)
+			}
+			prev = off
+		}
+	}
+}
