@@ -608,3 +608,20 @@ func TestHeatMapGridMustBeMonotone(t *testing.T) {
 		return HeatMap("t", "x", "y", "z", Grid{X: []float64{0, 1}, Y: []float64{5, -5, 0}, Z: [][]float64{{0, 1}, {2, 3}, {4, 5}}})
 	}, "grid y[2] = 0 after y[1] = -5", "must increase or decrease")
 }
+
+// TestSchurStripsRefusesInvalidClasses gives SchurStrips classes that are
+// not Schur classes (aggregators.SchurClass's String calls them
+// invalid). They had no colour: the strip was drawn black, as Neither,
+// and the legend did not list them.
+func TestSchurStripsRefusesInvalidClasses(t *testing.T) {
+	for _, c := range []aggregators.SchurClass{aggregators.Unknown - 1, aggregators.Neither + 1, 99} {
+		wantBad(t, c.String(), func() *Figure {
+			return SchurStrips("t", "p", ClassRow{Name: "r", Params: []float64{0, 1}, Classes: []aggregators.SchurClass{aggregators.Convex, c}})
+		}, `row "r"`, "Classes[1]", strconv.Itoa(int(c)))
+	}
+	for c := aggregators.Unknown; c <= aggregators.Neither; c++ {
+		if f := SchurStrips("t", "p", ClassRow{Name: "r", Params: []float64{0}, Classes: []aggregators.SchurClass{c}}); f.Err() != nil {
+			t.Errorf("%v: %v", c, f.Err())
+		}
+	}
+}

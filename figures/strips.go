@@ -48,9 +48,10 @@ var classLabels = map[aggregators.SchurClass]string{
 // legend of the classes
 // that occur. If there are no rows, a row has no Params or Params and
 // Classes of different lengths, a row's Params are not finite and strictly
-// increasing, or the parameters are too far apart to draw (the span of the
-// strips overflows float64), the figure carries a "figures: ..." error
-// naming the row or the axis (see Figure.Err).
+// increasing, a row's Classes are not all Schur classes, or the parameters
+// are too far apart to draw (the span of the strips overflows float64), the
+// figure carries a "figures: ..." error naming the row or the axis (see
+// Figure.Err).
 func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 	if len(rows) == 0 {
 		return failed(badf("SchurStrips needs at least one row"))
@@ -92,7 +93,8 @@ func SchurStrips(title, paramLabel string, rows ...ClassRow) *Figure {
 
 // check returns a "figures: row ...: ..." error unless the row has as
 // many Classes as Params, at least one, its Params are finite and strictly
-// increasing, and its strip, from the first cell's lower edge to the last
+// increasing, its Classes are Schur classes (Unknown to Neither), and its
+// strip, from the first cell's lower edge to the last
 // cell's upper edge, has a finite span.
 func (r ClassRow) check() error {
 	if len(r.Params) != len(r.Classes) || len(r.Params) == 0 {
@@ -104,6 +106,11 @@ func (r ClassRow) check() error {
 		}
 		if k > 0 && !(v > r.Params[k-1]) {
 			return badf("row %q: Params[%d] = %v is not above Params[%d] = %v (Params must be strictly increasing)", r.Name, k, v, k-1, r.Params[k-1])
+		}
+	}
+	for k, c := range r.Classes {
+		if _, ok := classLabels[c]; !ok {
+			return badf("row %q: Classes[%d] is %v (%d), not a Schur class", r.Name, k, c, int(c))
 		}
 	}
 	lo, _ := cellEdges(r.Params, 0)
