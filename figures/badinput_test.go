@@ -625,3 +625,29 @@ func TestSchurStripsRefusesInvalidClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestSchurStripsSingleParamAtLargeMagnitude draws a row of one parameter
+// beyond 2^53, where the cell's ±0.5 rounds back to the parameter: the
+// strip was empty, and the picture showed only the legend. It must fill
+// as many pixels of its class's colour as the same row at parameter 1.
+func TestSchurStripsSingleParamAtLargeMagnitude(t *testing.T) {
+	cls := aggregators.StrictlyConvex
+	count := func(param float64) int {
+		img := decode(t, SchurStrips("t", "p", ClassRow{Name: "r", Params: []float64{param}, Classes: []aggregators.SchurClass{cls}}))
+		n := 0
+		for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+			for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+				if near(img.At(x, y), ClassColors[cls], 10) {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	want := count(1)
+	for _, v := range []float64{1e17, -1e300, math.MaxFloat64} {
+		if got := count(v); math.Abs(float64(got-want)) > 0.02*float64(want) {
+			t.Errorf("parameter %v: %d pixels of the class's colour, want about %d as at parameter 1", v, got, want)
+		}
+	}
+}

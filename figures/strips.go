@@ -165,11 +165,13 @@ func (s classStrips) DataRange() (xmin, xmax, ymin, ymax float64) {
 
 // cellEdges returns the span of the cell of value k of the increasing
 // values ps (a parameter of a strip, a grid point of a heat map):
-// half-way to its neighbours, and a mirrored half-step at the ends. The
-// half-way points are computed as a/2 + b/2, which does not overflow.
+// half-way to its neighbours, and a mirrored half-step at the ends; a
+// single value's cell is widen's range around it, which is not empty
+// where ±0.5 rounds back to the value. The half-way points are computed as
+// a/2 + b/2, which does not overflow.
 func cellEdges(ps []float64, k int) (lo, hi float64) {
 	if len(ps) == 1 {
-		return ps[0] - 0.5, ps[0] + 0.5
+		return widen(ps[0])
 	}
 	if k > 0 {
 		lo = ps[k-1]/2 + ps[k]/2
