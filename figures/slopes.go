@@ -155,9 +155,14 @@ func (s asinhScale) Ticks(min, max float64) []plot.Tick {
 // slopesPlot returns the plot that Slopes draws, on a linear y axis if
 // scale is nil and on scale's otherwise, or an error if the data cannot
 // be drawn.
+//
+// Errors and the pairs' directions come from the values given, not from
+// their heights on scale's axis, which can round two close values to one
+// height.
 func slopesPlot(title, yLabel, nameA, nameB string, categories []string, refs []float64, pairs []PairedValues, scale *asinhScale) (*plot.Plot, error) {
+	drawn := pairs
 	if scale != nil {
-		refs, pairs = scale.heights(refs), scale.pairs(pairs)
+		refs, drawn = scale.heights(refs), scale.pairs(pairs)
 	}
 	p, err := categoryPlot("Slopes", title, yLabel, categories, refs)
 	if err != nil {
@@ -170,7 +175,7 @@ func slopesPlot(title, yLabel, nameA, nameB string, categories []string, refs []
 	var counts [3]int // higher, lower, equal
 	var thumbs [3]plot.Thumbnailer
 	for k, pv := range pairs {
-		if err := addSlopes(p, categories[k], float64(k), pv, &counts, &thumbs); err != nil {
+		if err := addSlopes(p, categories[k], float64(k), pv, drawn[k], &counts, &thumbs); err != nil {
 			return nil, err
 		}
 	}
@@ -192,8 +197,10 @@ func slopesPlot(title, yLabel, nameA, nameB string, categories []string, refs []
 }
 
 // addSlopes draws the pairs of one category, centred at x, counting them
-// by direction and keeping a line of each direction for the legend.
-func addSlopes(p *plot.Plot, category string, x float64, pv PairedValues, counts *[3]int, thumbs *[3]plot.Thumbnailer) error {
+// by direction and keeping a line of each direction for the legend: pv
+// are the values given and drawn their heights (the same, on a linear
+// axis), of the same lengths as pv's where those match.
+func addSlopes(p *plot.Plot, category string, x float64, pv, drawn PairedValues, counts *[3]int, thumbs *[3]plot.Thumbnailer) error {
 	if len(pv.A) != len(pv.B) {
 		return badf("category %q has %d A values and %d B values", category, len(pv.A), len(pv.B))
 	}
@@ -205,7 +212,7 @@ func addSlopes(p *plot.Plot, category string, x float64, pv PairedValues, counts
 		if math.IsNaN(a) || math.IsNaN(b) {
 			continue
 		}
-		ends := plotter.XYs{{X: x - slopeHalfWidth, Y: a}, {X: x + slopeHalfWidth, Y: b}}
+		ends := plotter.XYs{{X: x - slopeHalfWidth, Y: drawn.A[i]}, {X: x + slopeHalfWidth, Y: drawn.B[i]}}
 		line, err := plotter.NewLine(ends)
 		if err != nil {
 			return badf("category %q, pair %d: %v", category, i, err)

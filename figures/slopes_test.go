@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -151,5 +152,34 @@ func colourNearData(t *testing.T, p *plot.Plot, f *Figure) func(c color.Color, x
 			}
 		}
 		return false
+	}
+}
+
+// TestSlopesAsinhJudgesTheValuesGiven checks that SlopesAsinh's errors
+// name the values given, not their heights asinh(y/linear), and that it
+// counts a pair by its values: B one float above A at 1e16, 1e300 or
+// -1e300 is higher, though asinh draws both ends at one height. The error
+// said "0.881373587019543 and +Inf" for the pair 1 and +Inf, and the
+// legend counted such pairs as equal. The legend is read from the svg's
+// text.
+func TestSlopesAsinhJudgesTheValuesGiven(t *testing.T) {
+	wantBad(t, "infinite", func() *Figure {
+		return SlopesAsinh("", "", "A", "B", []string{"a"}, nil, 1, PairedValues{A: []float64{1}, B: []float64{math.Inf(1)}})
+	}, `category "a", pair 0: 1 and +Inf`)
+	var pv PairedValues
+	for _, a := range []float64{1e300, 1e16, -1e300} {
+		b := math.Nextafter(a, math.Inf(1))
+		if s := (asinhScale{1}); s.to(a) != s.to(b) {
+			t.Fatalf("asinh tells %v from %v apart: the test needs values it draws at one height", a, b)
+		}
+		pv.A, pv.B = append(pv.A, a), append(pv.B, b)
+	}
+	svg, err := SlopesAsinh("", "", "A", "B", []string{"a"}, nil, 1, pv).Encode("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "B higher (" + strconv.Itoa(len(pv.A)) + ")"
+	if !strings.Contains(string(svg), want) || strings.Contains(string(svg), "equal (") {
+		t.Errorf("the legend does not count every pair as %q, or counts some as equal", want)
 	}
 }
