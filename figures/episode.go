@@ -466,11 +466,15 @@ func (t Trajectories) span() [4]float64 {
 		for _, d := range t.Obstacles {
 			grow([2]float64{d.X, d.Y}, d.R)
 		}
+		// A range of (nearly) one point is widened by half a unit each
+		// way, or by a float where half a unit rounds away.
 		if s[1]-s[0] < 1e-9 {
-			s[0], s[1] = s[0]-0.5, s[1]+0.5
+			s[0], _ = widen(s[0])
+			_, s[1] = widen(s[1])
 		}
 		if s[3]-s[2] < 1e-9 {
-			s[2], s[3] = s[2]-0.5, s[3]+0.5
+			s[2], _ = widen(s[2])
+			_, s[3] = widen(s[3])
 		}
 	}
 	m := 0.04 * math.Max(s[1]-s[0], s[3]-s[2])
