@@ -19,6 +19,7 @@ Sections:
 6. 2v2 Tag with large batches, scored on the capture reward alone as the paper's gains are;
 7. the cell of 6 that differs from the paper, $\mathrm{mean} \circ \max$, at the paper's 30M frames per run;
 8. the paper's observability trade-off: Multi-goal-capture's $\min \circ \max$ when the agents can sense each other, and a control in which they know their own index.
+9. a reward of your own: training under an aggregator that `EnvSpec` cannot name, and checking the learned gain against `gain.Numerical`.
 """),
 ("code", r"""
 import (
@@ -540,6 +541,64 @@ for i := 0; i < indexProfiles.Nrow(); i++ {
 """),
 ("markdown", r"""
 With its index the homogeneous team covers both goals in 88% of the steps, as the heterogeneous team does, and the gain is gone (it is even slightly negative: one network trained on both agents' data learned the split a little better than two). So the gain of $\min \circ \max$ here is behavioural, as the paper argues: identical networks that act differently close it. The sensor's failure is one of learning, not of what parameter sharing can represent.
+"""),
+("markdown", r"""
+## 9 · A reward of your own
+
+Everything above names its reward by strings (`EnvSpec.U`, `EnvSpec.T`). A reward of your own, here a `SumForm` with your own function $g$, goes in through `learn.RunSpec.Maker`, which builds the environments instead. Take tasks that reward concentrated effort, each scoring the sum of the squares of its agents' efforts ($g(x) = x^2$, strictly convex, so $T$ is strictly Schur-convex), and a team that is worth its worse task ($U = \min$). `gain.Numerical` gives the theory for any operators: two specialists score 1 on each task, identical agents at best $2 \cdot 0.5^2 = 0.5$ on both.
+"""),
+("code", r"""
+squares := aggregators.SumForm{
+	Name:       "squares",
+	G:          func(x float64) float64 { return x * x },
+	DG:         func(x float64) float64 { return 2 * x },
+	Dom:        aggregators.NonNegative,
+	Class:      aggregators.StrictlyConvex,
+	Increasing: true,
+}
+newReward := func() *aggregators.Reward { return aggregators.NewReward(aggregators.Min{}, squares) }
+own, err := gain.Numerical(newReward(), 2, 2, gain.Continuous, nil)
+if err != nil {
+	panic(err)
+}
+_, _ = fmt.Printf("%v: R_het = %.4f, R_hom = %.4f, ΔR = %.4f\n", newReward(), own.Het, own.Hom, own.Delta)
+"""),
+("markdown", r"""
+The run of section 1 again, with the continuous matrix game built by the `Maker` under this reward (each call builds its own reward, since every worker has its own environments). A run with a `Maker` writes logs and checkpoints as any other with `learn.Options{Dir: ...}`, but only the same `Maker` can resume it: the command line cannot rebuild your function.
+"""),
+("code", r"""
+ownSpec := learn.RunSpec{
+	Maker: func(batch int) (simulate.Env, error) {
+		return simulate.NewMatrixGame(batch, 2, 2, false, newReward())
+	},
+	Team:       learn.Config{Hidden: []int{32, 32}, Seed: 1},
+	Iterations: 40,
+	EvalEvery:  2,
+}
+ownRes, err := learn.Train(ownSpec, learn.Options{})
+if err != nil {
+	panic(err)
+}
+ownFinal := ownRes.Final()
+_, _ = fmt.Printf("after %d frames per team: het %.4f, hom %.4f, learned ΔR = %.4f (theory %.4f)\n",
+	ownFinal.Frames, ownFinal.HetEval, ownFinal.HomEval, ownFinal.EvalGain, own.Delta)
+var ownFrames, ownHet, ownHom []float64
+for _, row := range ownRes.Log {
+	if !math.IsNaN(row.EvalGain) {
+		ownFrames = append(ownFrames, float64(row.Frames))
+		ownHet = append(ownHet, row.HetEval)
+		ownHom = append(ownHom, row.HomEval)
+	}
+}
+figures.BandPanels("Matrix game N = M = 2, U = min, T = sum of squares", "frames per team", "evaluation return", 1, false,
+	figures.Panel{Title: "returns; dashed: R_het, R_hom", Bands: []figures.Band{
+		{Label: "heterogeneous", X: ownFrames, Mean: ownHet},
+		{Label: "homogeneous", X: ownFrames, Mean: ownHom},
+	}, Reference: []float64{own.Het, own.Hom}},
+)
+"""),
+("markdown", r"""
+Both teams come within 0.02 of the theory's optima in 64,000 frames (the heterogeneous agents each take a task of their own, the homogeneous ones the uniform row), and so does the learned gain of `gain.Numerical`'s; `learn`'s `ExampleRunSpec_maker` checks the same within 0.05. The same `Maker` works for environments of your own: any `simulate.Env` (and, for HetGPS, a `simulate.DifferentiableEnv` whose parameters you name in `learn.HetGPSSpec`).
 """),
 ]
 
