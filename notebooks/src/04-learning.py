@@ -582,19 +582,13 @@ if err != nil {
 ownFinal := ownRes.Final()
 _, _ = fmt.Printf("after %d frames per team: het %.4f, hom %.4f, learned ΔR = %.4f (theory %.4f)\n",
 	ownFinal.Frames, ownFinal.HetEval, ownFinal.HomEval, ownFinal.EvalGain, own.Delta)
-var ownFrames, ownHet, ownHom []float64
-for _, row := range ownRes.Log {
-	if !math.IsNaN(row.EvalGain) {
-		ownFrames = append(ownFrames, float64(row.Frames))
-		ownHet = append(ownHet, row.HetEval)
-		ownHom = append(ownHom, row.HomEval)
-	}
-}
+// reproduce.LogBand keeps the iterations with an evaluation (one run: no spread).
+ownHet := reproduce.LogBand([][]learn.PairStats{ownRes.Log}, 1, func(row learn.PairStats) float64 { return row.HetEval })
+ownHom := reproduce.LogBand([][]learn.PairStats{ownRes.Log}, 1, func(row learn.PairStats) float64 { return row.HomEval })
+ownHet.Label, ownHom.Label = "heterogeneous", "homogeneous"
 figures.BandPanels("Matrix game N = M = 2, U = min, T = sum of squares", "frames per team", "evaluation return", 1, false,
-	figures.Panel{Title: "returns; dashed: R_het, R_hom", Bands: []figures.Band{
-		{Label: "heterogeneous", X: ownFrames, Mean: ownHet},
-		{Label: "homogeneous", X: ownFrames, Mean: ownHom},
-	}, Reference: []float64{own.Het, own.Hom}},
+	figures.Panel{Title: "returns; dashed: R_het, R_hom", Bands: []figures.Band{ownHet, ownHom},
+		Reference: []float64{own.Het, own.Hom}},
 )
 """),
 ("markdown", r"""
