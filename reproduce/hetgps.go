@@ -633,17 +633,25 @@ func LoadHetGPSPreset(name, dir string) (*HetGPSResults, error) {
 // anything (for notebooks). Unfinished runs are left out. It returns an
 // error if dir does not exist, if a log cannot be read, or (wrapping
 // learn.ErrOtherSettings and naming the setting) if a run's spec.json
-// describes other settings than e's.
+// describes other settings than e's. A dir that holds none of e's runs
+// (no <setting>/seed<k> directory of any of them: the directory of
+// another experiment, or its parent) is an error wrapping fs.ErrNotExist
+// that names a run it looked for, not an empty HetGPSResults.
 func LoadHetGPS(e HetGPSExperiment, dir string) (*HetGPSResults, error) {
 	e = e.withDefaults()
 	if err := e.check(); err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("reproduce: %w", err)
+	cells := e.cells(dir)
+	runDirs := make([]string, len(cells))
+	for i, c := range cells {
+		runDirs[i] = c.name
+	}
+	if err := holdsSomeRun("HetGPS "+e.Name, dir, runDirs); err != nil {
+		return nil, err
 	}
 	res := &HetGPSResults{Experiment: e}
-	for _, c := range e.cells(dir) {
+	for _, c := range cells {
 		run, err := loadHetGPSRun(c)
 		if err != nil {
 			return nil, err

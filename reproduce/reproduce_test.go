@@ -1445,3 +1445,37 @@ func TestSaveSkipsVariantWithoutRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRefusesADirectoryWithoutItsRuns checks that Load and
+// LoadHetGPS given a directory that holds none of the experiment's runs
+// (another experiment's, or the parent of the stored ones) return an
+// error wrapping fs.ErrNotExist that names the directory, the experiment
+// and a run looked for, and that a directory where one run has started
+// and none has finished still loads as empty results without error.
+func TestLoadRefusesADirectoryWithoutItsRuns(t *testing.T) {
+	stored := filepath.Join("..", "testdata", "reproductions")
+	for _, dir := range []string{filepath.Join(stored, "matrix4"), stored} {
+		_, err := Load(Capture(), dir)
+		if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), dir+" holds none of the 27 runs of capture (looked for ") {
+			t.Errorf("Load(Capture(), %s): %v, want fs.ErrNotExist naming the directory and capture", dir, err)
+		}
+		_, err = LoadHetGPSPreset("softmax", dir)
+		if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), dir+" holds none of the 9 runs of HetGPS softmax (looked for matrix2/seed1") {
+			t.Errorf("LoadHetGPSPreset(softmax, %s): %v, want fs.ErrNotExist naming the directory and softmax", dir, err)
+		}
+	}
+
+	started := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(started, "continuous", "min-min", "seed1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Load(tiny(1), started); err != nil || len(res.Cells) != 0 {
+		t.Errorf("Load of a directory with one run started: %v, %v; want no cell and no error", res, err)
+	}
+	if err := os.MkdirAll(filepath.Join(started, "matrix2", "seed1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := LoadHetGPSPreset("softmax", started); err != nil || len(res.Runs) != 0 {
+		t.Errorf("LoadHetGPSPreset of a directory with one run started: %v, %v; want no run and no error", res, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/hetgain/hetgain/learn"
@@ -259,17 +260,25 @@ func keptIterations(cells []cellSpec) []int {
 // exist, if a cell's log cannot be read, (wrapping learn.ErrCheckpoint)
 // if a cell's spec.json describes a run with other settings than e's, or
 // (wrapping learn.ErrConfig) if a cell's run is longer than e's
-// iterations and has no evaluation up to them.
+// iterations and has no evaluation up to them. A dir that holds none of
+// e's runs (no directory of any of its cells: the directory of another
+// experiment, or its parent) is an error wrapping fs.ErrNotExist that
+// names a run it looked for, not an empty Results.
 func Load(e Experiment, dir string) (*Results, error) {
 	e = e.withDefaults()
 	if err := e.check(); err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("reproduce: %w", err)
+	cells := e.cells(dir)
+	runDirs := make([]string, len(cells))
+	for i, c := range cells {
+		runDirs[i] = c.name
+	}
+	if err := holdsSomeRun(e.Name, dir, runDirs); err != nil {
+		return nil, err
 	}
 	res := &Results{Experiment: e}
-	for _, c := range e.cells(dir) {
+	for _, c := range cells {
 		cell, err := loadCell(e, c)
 		if err != nil {
 			return nil, err
@@ -279,6 +288,29 @@ func Load(e Experiment, dir string) (*Results, error) {
 		}
 	}
 	return res, nil
+}
+
+// holdsSomeRun returns nil if dir holds the directory of at least one of
+// the runs of the experiment called name, whose slash-separated
+// directories relative to dir are runDirs. Otherwise it returns the
+// error of os.Stat if dir itself is missing or unreadable, and else an
+// error wrapping fs.ErrNotExist that names dir and the first run looked
+// for.
+func holdsSomeRun(name, dir string, runDirs []string) error {
+	if _, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("reproduce: %w", err)
+	}
+	for _, r := range runDirs {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(r))); err == nil {
+			return nil
+		}
+	}
+	first := "no run at all"
+	if len(runDirs) > 0 {
+		first = "looked for " + runDirs[0] + " and the rest"
+	}
+	return fmt.Errorf("reproduce: %s holds none of the %d runs of %s (%s): %w",
+		dir, len(runDirs), name, first, fs.ErrNotExist)
 }
 
 // loadCell reads the cell c of e back from its directory without

@@ -447,16 +447,16 @@ func TestReproduceFirstSeed(t *testing.T) {
 
 // TestReproduceTagLarge30MPairs checks that tag-large-30m keeps its one
 // pair when -pairs is not given (-table on an empty directory trains
-// nothing and says how many runs it looked for), and takes another with
-// -pairs.
+// nothing and says how many runs it looked for, and the first), and
+// takes another with -pairs.
 func TestReproduceTagLarge30MPairs(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
 		extra []string
 		want  string
 	}{
-		{nil, "none of the 9 runs in " + dir + " is finished"},
-		{[]string{"-pairs", "min-max,max-max", "-seeds", "2"}, "none of the 4 runs in " + dir + " is finished"},
+		{nil, dir + " holds none of the 9 runs of tag-large-30m (looked for 2v2/mean-max/seed1"},
+		{[]string{"-pairs", "min-max,max-max", "-seeds", "2"}, dir + " holds none of the 4 runs of tag-large-30m (looked for 2v2/min-max/seed1"},
 	} {
 		var out, errb bytes.Buffer
 		args := append([]string{"reproduce", "tag-large-30m", "-table", "-dir", dir}, c.extra...)
