@@ -114,6 +114,9 @@ func TestMalformedInput(t *testing.T) {
 		want string
 	}{
 		{"series", func() *Figure { return Lines("", "", "", Series{Name: "s", X: []float64{1, 2}, Y: []float64{1}}) }, `series "s" has 2 x and 1 y values`},
+		{"empty series", func() *Figure {
+			return Lines("", "", "", Series{Name: "full", X: xy, Y: xy}, Series{Name: "s"})
+		}, `series "s" has no points`},
 		{"Inf series", func() *Figure {
 			return Lines("", "", "", Series{Name: "s", X: xy, Y: []float64{1, math.Inf(1)}})
 		}, `series "s": `},

@@ -19,11 +19,11 @@ type Series struct {
 }
 
 // Lines returns a line chart of the series, one colour each, with a
-// legend. If a series has X and Y of different lengths or a value that is
-// NaN or infinite, or if the x or y values are too far apart to draw
-// (their span overflows float64, as from -1e308 to 1e308), the figure
-// carries a "figures: ..." error naming the series or the axis (see
-// Figure.Err).
+// legend. If a series has no points, X and Y of different lengths or a
+// value that is NaN or infinite, or if the x or y values are too far
+// apart to draw (their span overflows float64, as from -1e308 to 1e308),
+// the figure carries a "figures: ..." error naming the series or the axis
+// (see Figure.Err).
 func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 	p := plot.New()
 	p.Title.Text = title
@@ -46,6 +46,9 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 // addSeries adds s to p in colour c, with the i-th marker shape, or
 // returns an error if it is malformed.
 func addSeries(p *plot.Plot, s Series, c color.Color, i int) error {
+	if len(s.X) == 0 && len(s.Y) == 0 {
+		return badf("series %q has no points", s.Name)
+	}
 	if len(s.X) != len(s.Y) {
 		return badf("series %q has %d x and %d y values", s.Name, len(s.X), len(s.Y))
 	}
