@@ -21,7 +21,8 @@ type Efforts struct {
 	// right after a reset, which has no effort matrix yet (a Recorder
 	// stores zeros there): EffortLines leaves it out.
 	Steps []int
-	// Matrices[k] is the flat, row-major N x M effort matrix of record k.
+	// Matrices[k] is the flat, row-major N x M effort matrix of record k;
+	// every effort is finite and at least 0.
 	Matrices [][]float64
 	// Agents and Tasks are N and M, both at least 1.
 	Agents, Tasks int
@@ -53,8 +54,8 @@ func (e Efforts) check(r int) error {
 			return badAt(where, "record %d has %d efforts, want N*M = %d*%d", k, len(m), e.Agents, e.Tasks)
 		}
 		for c, v := range m {
-			if !finite(v) {
-				return badAt(where, "record %d: effort of agent %d on task %d is %v", k, c/e.Tasks, c%e.Tasks, v)
+			if !finite(v) || v < 0 {
+				return badAt(where, "record %d: effort of agent %d on task %d is %v (want finite and >= 0)", k, c/e.Tasks, c%e.Tasks, v)
 			}
 		}
 		if e.Steps[k] != 0 {

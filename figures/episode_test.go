@@ -233,6 +233,7 @@ func TestEpisodeMalformedInput(t *testing.T) {
 		{"effort steps", efforts(func(e *Efforts) { e.Steps = e.Steps[1:] }), "steps for"},
 		{"effort matrix", efforts(func(e *Efforts) { e.Matrices[2] = e.Matrices[2][:3] }), "record 2 has 3 efforts"},
 		{"effort NaN", efforts(func(e *Efforts) { e.Matrices[2][1] = nan }), "record 2: effort of agent 0 on task 1 is NaN"},
+		{"effort negative", efforts(func(e *Efforts) { e.Matrices[1][3] = -0.25 }), "record 1: effort of agent 1 on task 1 is -0.25 (want finite and >= 0)"},
 		{"only step 0", efforts(func(e *Efforts) { e.Steps, e.Matrices = e.Steps[:1], e.Matrices[:1] }), "no record after step 0"},
 		{"effort labels", efforts(func(e *Efforts) { e.AgentLabels = []string{"x"} }), "1 agent labels for 2 agents"},
 		{"no strip rows", func() *Figure { return EffortStrips("") }, "EffortStrips needs at least one episode"},
@@ -241,6 +242,11 @@ func TestEpisodeMalformedInput(t *testing.T) {
 			e.Matrices[1][0] = math.Inf(1)
 			return EffortStrips("", e)
 		}, "record 1: effort of agent 0 on task 0 is +Inf"},
+		{"strip negative", func() *Figure {
+			e := sampleEfforts()
+			e.Matrices[2][0] = -1e-9
+			return EffortStrips("", e)
+		}, "record 2: effort of agent 0 on task 0 is -1e-09 (want finite and >= 0)"},
 	} {
 		wantBad(t, c.name, c.f, c.want)
 	}
