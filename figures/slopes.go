@@ -35,13 +35,14 @@ var (
 // its B value, on the right, blue where B is higher, red where it is
 // lower and grey where they are equal, a dot at each end, with a legend
 // counting each; the x axis says what A and B are (nameA, nameB: keep
-// them short, as gonum narrows the plot to fit a long axis label); and a reference line across
-// the chart at each of refs (such as 0). If there are no categories,
-// pairs has not one PairedValues per category, one has A and B of
-// different lengths, a value or reference is infinite, or the values and
-// references are too far apart to draw (their span overflows float64),
-// the figure carries a "figures: ..." error that says so (see
-// Figure.Err).
+// them short, as gonum narrows the plot to fit a long axis label); and a
+// reference line across the chart at each of refs (such as 0). A pair
+// with a NaN is left out, but a NaN reference is refused: if there are no
+// categories, pairs has not one PairedValues per category, one has A and
+// B of different lengths, a value is infinite, a reference is NaN or
+// infinite, or the values and references are too far apart to draw
+// (their span overflows float64), the figure carries a "figures: ..."
+// error that says so (see Figure.Err).
 func Slopes(title, yLabel, nameA, nameB string, categories []string, refs []float64, pairs ...PairedValues) *Figure {
 	p, err := slopesPlot(title, yLabel, nameA, nameB, categories, refs, pairs, nil)
 	if err != nil {
