@@ -22,12 +22,9 @@ const textGap = "  "
 // breaks and tabs in strings become spaces, and trailing spaces are
 // dropped. Widths count runes, so a column of East Asian wide characters
 // may not line up. It returns an error if w is nil, df's error, if any,
-// or the first write error.
+// if df has no columns, or the first write error.
 func WriteText(w io.Writer, df dataframe.DataFrame) error {
-	if w == nil {
-		return errNilWriter("WriteText")
-	}
-	if err := df.Error(); err != nil {
+	if err := checkArgs("WriteText", w, df); err != nil {
 		return err
 	}
 	names, types := df.Names(), df.Types()

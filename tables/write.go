@@ -19,12 +19,9 @@ import (
 // "-Inf", and missing values "NaN", as gota reads them. Strings are
 // quoted by encoding/csv, which reads them back unchanged except that a
 // "\r\n" inside one reads back as "\n". It returns an error if w is nil,
-// df's error, if any, or the first write error.
+// df's error, if any, if df has no columns, or the first write error.
 func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
-	if w == nil {
-		return errNilWriter("WriteCSV")
-	}
-	if err := df.Error(); err != nil {
+	if err := checkArgs("WriteCSV", w, df); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
@@ -51,12 +48,10 @@ func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
 // \r\n or \r) or a tab becomes a space, and '\' and '|' are escaped, so
 // that the table keeps its columns and a backslash shows as one; other
 // Markdown in a string (emphasis, code spans) is left to the renderer. It
-// returns an error if w is nil, df's error, if any, or the write error.
+// returns an error if w is nil, df's error, if any, if df has no
+// columns, or the write error.
 func WriteMarkdown(w io.Writer, df dataframe.DataFrame) error {
-	if w == nil {
-		return errNilWriter("WriteMarkdown")
-	}
-	if err := df.Error(); err != nil {
+	if err := checkArgs("WriteMarkdown", w, df); err != nil {
 		return err
 	}
 	var b strings.Builder
@@ -84,9 +79,20 @@ func WriteMarkdown(w io.Writer, df dataframe.DataFrame) error {
 	return err
 }
 
-// errNilWriter is the error of function fn called with a nil io.Writer.
-func errNilWriter(fn string) error {
-	return errors.New("tables: " + fn + " with a nil io.Writer")
+// checkArgs returns the error of writer fn given w and df: that w is
+// nil, df's own error, or that df has no columns (the zero DataFrame,
+// whose Error is nil, writes no readable table).
+func checkArgs(fn string, w io.Writer, df dataframe.DataFrame) error {
+	if w == nil {
+		return errors.New("tables: " + fn + " with a nil io.Writer")
+	}
+	if err := df.Error(); err != nil {
+		return err
+	}
+	if _, cols := df.Dims(); cols == 0 {
+		return errors.New("tables: " + fn + " of a DataFrame with no columns")
+	}
+	return nil
 }
 
 // formatElem formats a DataFrame element, floats at full precision.

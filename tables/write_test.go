@@ -136,3 +136,24 @@ func TestNilWriter(t *testing.T) {
 		}()
 	}
 }
+
+// TestNoColumns checks that every writer refuses a DataFrame without
+// columns (the zero DataFrame, whose Error is nil) with an error naming
+// the function: CSV wrote a lone line break, which gota reads back as an
+// error, and Markdown "|\n|\n", which is no table.
+func TestNoColumns(t *testing.T) {
+	for name, write := range map[string]func(io.Writer, dataframe.DataFrame) error{
+		"WriteCSV":      tables.WriteCSV,
+		"WriteMarkdown": tables.WriteMarkdown,
+		"WriteText":     tables.WriteText,
+	} {
+		var buf bytes.Buffer
+		err := write(&buf, dataframe.DataFrame{})
+		if err == nil || !strings.HasPrefix(err.Error(), "tables: "+name) || !strings.Contains(err.Error(), "no columns") {
+			t.Errorf("%s of the zero DataFrame = %v, want an error naming %s and the missing columns", name, err, name)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("%s of the zero DataFrame wrote %q, want nothing", name, buf.String())
+		}
+	}
+}
