@@ -431,3 +431,68 @@ func FuzzSlopes(f *testing.F) {
 		checkContract(t, func() *Figure { return Slopes("t", "y", "A", "B", cats, refs, sets...) })
 	})
 }
+
+// FuzzEpisode draws one panel of two agents and one task over up to three
+// records built from p0..p3 (agent 0 at (p0, p1), agent 1 at (p2, p3), the
+// task at (p1, p2), each record shifted by step·k), with r as the radii,
+// the obstacle's radius, MaxStep and Offset as flags choose. Flags: 1
+// velocities (the positions again), 2 arrows every record, 4 an obstacle
+// at the origin of radius r, 8 world bounds [-r, r, -r, r], 16 radii r,
+// 32 MaxStep r, 64 TasksJump, 128 Offset r; n%3 + 1 records.
+func FuzzEpisode(f *testing.F) {
+	for _, s := range []struct {
+		p       [4]float64
+		step, r float64
+		n       uint8
+		flags   uint8
+	}{
+		{[4]float64{0, 0, 1, 1}, 0.1, 0.5, 2, 255},
+		{[4]float64{0, 0, 1, 1}, 0.1, 0.5, 2, 0},
+		{[4]float64{0, 0, 1, 1}, 0.1, 0.05, 2, 1 + 2 + 16},
+		{[4]float64{nan, 0, 1, 1}, 0.1, 0.5, 1, 0},
+		{[4]float64{0, 0, 1, 1}, inf, 0.5, 2, 0},
+		{[4]float64{0, 0, 1, 1}, 0.1, -1, 2, 16},
+		{[4]float64{0, 0, 1, 1}, 0.1, nan, 2, 32},
+		{[4]float64{-1.7e308, 1.7e308, 0, 0}, 0, 1, 0, 0},
+		{[4]float64{big, bigUlps, big, big}, 0, 1, 2, 2},
+		{[4]float64{tiny, 0, 2 * tiny, tiny}, tiny, tiny, 2, 1 + 2},
+		{[4]float64{1, 1, 1, 1}, 0, 0, 2, 2 + 8},
+		{[4]float64{0, 0, 1, 1}, 5, 1, 2, 32 + 64},
+		{[4]float64{0, 0, 1, 1}, 0.1, maxFloat, 2, 4 + 8 + 16 + 128},
+	} {
+		f.Add(s.p[0], s.p[1], s.p[2], s.p[3], s.step, s.r, s.n, s.flags)
+	}
+	f.Fuzz(func(t *testing.T, p0, p1, p2, p3, step, r float64, n, flags uint8) {
+		records := int(n%3) + 1
+		tr := Trajectories{Title: "ep", Agents: make([][][2]float64, 2), Tasks: make([][][2]float64, 1)}
+		for k := 0; k < records; k++ {
+			d := step * float64(k)
+			tr.Agents[0] = append(tr.Agents[0], [2]float64{p0 + d, p1})
+			tr.Agents[1] = append(tr.Agents[1], [2]float64{p2, p3 + d})
+			tr.Tasks[0] = append(tr.Tasks[0], [2]float64{p1 - d, p2})
+		}
+		if flags&1 != 0 {
+			tr.Velocities = tr.Agents
+		}
+		if flags&2 != 0 {
+			tr.ArrowEvery = 1
+		}
+		if flags&4 != 0 {
+			tr.Obstacles = []Disc{{X: 0, Y: 0, R: r}}
+		}
+		if flags&8 != 0 {
+			tr.Bounds = [4]float64{-r, r, -r, r}
+		}
+		if flags&16 != 0 {
+			tr.AgentRadius, tr.TaskRadius = r, r
+		}
+		if flags&32 != 0 {
+			tr.MaxStep = r
+		}
+		tr.TasksJump = flags&64 != 0
+		if flags&128 != 0 {
+			tr.Offset = r
+		}
+		checkContract(t, func() *Figure { return Episode("t", tr) })
+	})
+}
