@@ -47,3 +47,61 @@ func FuzzClosedForm(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSoftmaxBound checks Theorem 3.4's statement for any temperatures
+// and size: NaN temperatures are ErrParam and N != M or N < 2 ErrSize;
+// otherwise every value is in [0, 1], DeltaLower is 0 exactly when the
+// theorem says so (t <= 0, Exact) and, for t > 0, the gap HetLower − Hom
+// between the two allocations the bound is built from; and raising t by
+// dt, or lowering τ by dt, never lowers DeltaLower.
+func FuzzSoftmaxBound(f *testing.F) {
+	for _, s := range []struct {
+		t, tau, dt float64
+		n, m       int
+	}{
+		{1, -1, 0.5, 2, 2}, {5, 2, 1, 4, 4}, {-3, 3, 10, 3, 3}, {0, 0, 1e-300, 2, 2},
+		{math.Inf(1), math.Inf(-1), 0, 8, 8}, {math.NaN(), 0, 0, 2, 2}, {0, math.NaN(), 0, 2, 2},
+		{1, 1, 1, 2, 3}, {1, 1, 1, 1, 1}, {1e308, -1e308, 1e308, math.MaxInt, math.MaxInt},
+		{710, 709, 1, 2, 2}, {-745, -746, 2, 1 << 40, 1 << 40},
+	} {
+		f.Add(s.t, s.tau, s.dt, s.n, s.m)
+	}
+	f.Fuzz(func(t *testing.T, temp, tau, dt float64, n, m int) {
+		b, err := gain.SoftmaxBound(temp, tau, n, m)
+		switch {
+		case n != m || n < 2:
+			if !errors.Is(err, gain.ErrSize) {
+				t.Fatalf("N = %d, M = %d: err = %v, want ErrSize", n, m, err)
+			}
+			return
+		case math.IsNaN(temp) || math.IsNaN(tau):
+			if !errors.Is(err, gain.ErrParam) {
+				t.Fatalf("t = %v, τ = %v: err = %v, want ErrParam", temp, tau, err)
+			}
+			return
+		case err != nil:
+			t.Fatal(err)
+		}
+		for name, v := range map[string]float64{"Hom": b.Hom, "HetLower": b.HetLower, "DeltaLower": b.DeltaLower} {
+			if !(v >= 0 && v <= 1) {
+				t.Fatalf("t = %v, τ = %v, N = %d: %s = %v, want a value in [0, 1]", temp, tau, n, name, v)
+			}
+		}
+		if (temp <= 0) != b.Exact || (b.Exact && b.DeltaLower != 0) {
+			t.Fatalf("t = %v: Exact = %v with DeltaLower %v, want Exact and 0 iff t <= 0", temp, b.Exact, b.DeltaLower)
+		}
+		if gap := math.Max(b.HetLower-b.Hom, 0); temp > 0 && math.Abs(b.DeltaLower-gap) > 1e-15 {
+			t.Fatalf("t = %v, τ = %v, N = %d: DeltaLower %v, HetLower − Hom %v", temp, tau, n, b.DeltaLower, gap)
+		}
+		if math.IsNaN(dt) {
+			return
+		}
+		dt = math.Abs(dt)
+		hotter, _ := gain.SoftmaxBound(temp+dt, tau, n, m)
+		colder, _ := gain.SoftmaxBound(temp, tau-dt, n, m)
+		if hotter.DeltaLower < b.DeltaLower || colder.DeltaLower < b.DeltaLower {
+			t.Fatalf("t = %v, τ = %v, N = %d, dt = %v: DeltaLower %v, %v at t + dt, %v at τ − dt: want neither lower",
+				temp, tau, n, dt, b.DeltaLower, hotter.DeltaLower, colder.DeltaLower)
+		}
+	})
+}
