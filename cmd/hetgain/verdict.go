@@ -30,7 +30,9 @@ can reach, each ending with a gain between -lo and -hi (reproduce.BestLowerBound
 If that is at most the threshold the cell is settled, and training them
 cannot make it clearly positive; if not, they are to be trained. A cell
 clearly positive so far is settled only by its last seed. Seeds without a
-gain (a run with no evaluation) are left out and counted.
+gain (a run with no evaluation) are left out and counted; with -seeds K
+they are taken off the K planned, since a finished seed gives no gain
+later.
 
 Several directories are read as one, their cells of the same name joined:
 the seeds of a cell split over runs with -first-seed, each seed in one
@@ -132,19 +134,27 @@ func writeVerdict(b *strings.Builder, g reproduce.SeedGains, planned int, thresh
 		parts = append(parts, fmt.Sprintf("%d: %.4g", k, g.Gains[i]))
 	}
 	fmt.Fprintf(b, "   gains by seed: %s\n", strings.Join(parts, ", "))
-	if left := len(g.Seeds) - len(gains); left > 0 {
-		fmt.Fprintf(b, "   (%d seed(s) without a gain left out)\n", left)
+	spent := len(g.Seeds) - len(gains)
+	if planned != 0 && planned < len(g.Seeds) {
+		return usagef("-seeds %d: the cell has %d finished seeds already", planned, len(g.Seeds))
+	}
+	k := max(len(gains), 2)
+	if planned != 0 {
+		k = planned - spent
+	}
+	switch {
+	case spent > 0 && planned != 0:
+		fmt.Fprintf(b, "   (%d seed(s) without a gain left out; finished, they will give none, so %d of the %d planned can)\n", spent, k, planned)
+	case spent > 0:
+		fmt.Fprintf(b, "   (%d seed(s) without a gain left out)\n", spent)
 	}
 	if len(gains) == 0 {
 		fmt.Fprintf(b, "   no seed has a gain: nothing to judge\n")
 		return nil
 	}
-	k := planned
-	if k == 0 {
-		k = max(len(gains), 2)
-	}
-	if k < len(gains) {
-		return usagef("-seeds %d: the cell has %d seeds with a gain already", planned, len(gains))
+	if k < 2 {
+		fmt.Fprintf(b, "   at most %d seed can have a gain: nothing to judge (a standard error needs two)\n", k)
+		return nil
 	}
 	v, err := reproduce.Judge(gains, k, threshold, lo, hi)
 	if err != nil {

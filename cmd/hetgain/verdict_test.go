@@ -30,8 +30,10 @@ func TestVerdictStored(t *testing.T) {
 }
 
 // TestVerdictTrainDir judges a train directory's gains.csv with a seed
-// without a gain (left out and counted) and remaining seeds bounded to
-// [-1, 1], which cannot lift the bound over the threshold: settled.
+// without a gain (left out, counted and taken off the six planned: it
+// finished and will give none, so two seeds are to come, not three) and
+// remaining seeds bounded to [-1, 1], which cannot lift the bound over
+// the threshold: settled.
 func TestVerdictTrainDir(t *testing.T) {
 	dir := t.TempDir()
 	table := "Seed,Gain\n1,0.4\n2,NaN\n3,0.1\n4,0.3\n"
@@ -42,14 +44,14 @@ func TestVerdictTrainDir(t *testing.T) {
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	v, err := reproduce.Judge([]float64{0.4, 0.1, 0.3}, 6, 0.5, -1, 1)
+	v, err := reproduce.Judge([]float64{0.4, 0.1, 0.3}, 5, 0.5, -1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !v.Settled() || v.Positive() {
 		t.Fatalf("the case is meant to be settled and not positive: %v", v)
 	}
-	for _, want := range []string{"gains by seed: 1: 0.4, 2: none, 3: 0.1, 4: 0.3\n", "(1 seed(s) without a gain left out)\n", "   " + v.String() + "\n"} {
+	for _, want := range []string{"gains by seed: 1: 0.4, 2: none, 3: 0.1, 4: 0.3\n", "(1 seed(s) without a gain left out; finished, they will give none, so 5 of the 6 planned can)\n", "   " + v.String() + "\n", "2 seed(s) to come"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -72,6 +74,27 @@ func TestVerdictNoGains(t *testing.T) {
 	}
 }
 
+// TestVerdictOneSeedCanGain checks that a cell planned with two seeds, one
+// of them finished without a gain, is said to have nothing to judge:
+// only one seed can have a gain, and a standard error needs two.
+func TestVerdictOneSeedCanGain(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "gains.csv"), []byte("Seed,Gain\n1,NaN\n2,0.7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runArgs("verdict", "-threshold", "0.5", "-seeds", "2", dir)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, "at most 1 seed can have a gain: nothing to judge") || strings.Contains(out, "to come") {
+		t.Errorf("output:\n%s\nwant nothing to judge, and no seeds to come", out)
+	}
+	code, _, errOut = runArgs("verdict", "-threshold", "0.5", "-seeds", "1", dir)
+	if code != exitUsage || !strings.Contains(errOut, "-seeds 1") {
+		t.Errorf("-seeds 1 with 2 finished seeds: exit %d, stderr %q; want a usage error", code, errOut)
+	}
+}
+
 // TestVerdictUsage checks that verdict refuses a bad command line with a
 // usage error naming what is wrong.
 func TestVerdictUsage(t *testing.T) {
@@ -87,7 +110,7 @@ func TestVerdictUsage(t *testing.T) {
 		{[]string{"-threshold", "0.5", "-lo", "low", dir}, `invalid value "low" for flag -lo: want a number` + "\n"},
 		{[]string{"-threshold", "0.5", "-seeds", "1", dir}, "-seeds 1"},
 		{[]string{"-threshold", "0.5", "-seeds", "4294967296", dir}, "-seeds 4294967296"},
-		{[]string{"-threshold", "0.5", "-seeds", "5", "-cell", "2v2 mean-max", dir}, "the cell has 9 seeds with a gain already"},
+		{[]string{"-threshold", "0.5", "-seeds", "5", "-cell", "2v2 mean-max", dir}, "-seeds 5: the cell has 9 finished seeds already"},
 		{[]string{"-threshold", "0.5", "-lo", "2", "-hi", "1", dir}, "-lo 2 -hi 1: want -lo <= -hi"},
 		{[]string{"-threshold", "0.5", "-lo", "+Inf", dir}, "-lo +Inf: want a number below +Inf"},
 		{[]string{"-threshold", "0.5", "-hi", "-Inf", dir}, "-hi -Inf: want a number above -Inf"},
