@@ -474,7 +474,7 @@ func addBandFills(p *plot.Plot, bands []Band, colours []int, legend *plot.Legend
 	var centres []plot.Plotter
 	for i, b := range bands {
 		ci := colours[i]
-		fill, centre, thumbs, err := bandPlotters(b, plotutil.Color(ci), ci)
+		fill, centre, thumbs, err := bandPlotters(b, seriesColour(ci), ci)
 		if err != nil {
 			return nil, err
 		}

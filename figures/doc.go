@@ -30,6 +30,11 @@
 // pixels; PNG panics with that error's message too. Paths, which only
 // converts data, panics on records of the wrong shape.
 //
+// Series, bands, interval series and agents are told apart by colour:
+// plotutil's seven default colours, then thirteen more, twenty in all
+// before a colour repeats (a mean and 18 seeds, or 20 agents, each have
+// their own).
+//
 // Constructors take data, not computations: the packages gain and schur
 // compute, this package only draws. Titles and labels are constructor
 // arguments, because a Figure is finished when it is made (see Figure for

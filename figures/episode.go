@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -107,7 +106,7 @@ var (
 )
 
 // agentColor returns the colour of agent i in Episode and EffortLines.
-func agentColor(i int) color.Color { return plotutil.Color(i) }
+func agentColor(i int) color.Color { return seriesColour(i) }
 
 // Sizes of the episode pictures.
 const (

@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -156,7 +155,7 @@ func addIntervals(p *plot.Plot, s IntervalSeries, offset float64, i int) error {
 			bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{iv.Value - iv.Lo, iv.Hi - iv.Value})
 		}
 	}
-	c := plotutil.Color(i)
+	c := seriesColour(i)
 	var thumbs []plot.Thumbnailer
 	if len(pts) > 0 {
 		sc, err := plotter.NewScatter(pts)

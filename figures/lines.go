@@ -18,7 +18,8 @@ type Series struct {
 	Dashed bool
 }
 
-// Lines returns a line chart of the series, one colour each, with a
+// Lines returns a line chart of the series, one colour each (see the
+// package doc for the colours), with a
 // legend. If a series has no points, X and Y of different lengths or a
 // value that is NaN or infinite, or if the x or y values are too far
 // apart to draw (their span overflows float64, as from -1e308 to 1e308),
@@ -31,7 +32,7 @@ func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 	p.Y.Label.Text = yLabel
 	p.Add(plotter.NewGrid())
 	for i, s := range series {
-		if err := addSeries(p, s, plotutil.Color(i), i); err != nil {
+		if err := addSeries(p, s, seriesColour(i), i); err != nil {
 			return failed(err)
 		}
 	}
