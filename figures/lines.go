@@ -19,12 +19,11 @@ type Series struct {
 }
 
 // Lines returns a line chart of the series, one colour each (see the
-// package doc for the colours), with a
-// legend. If a series has no points, X and Y of different lengths or a
-// value that is NaN or infinite, or if the x or y values are too far
-// apart to draw (their span overflows float64, as from -1e308 to 1e308),
-// the figure carries a "figures: ..." error naming the series or the axis
-// (see Figure.Err).
+// package doc for the colours), with a legend. If a series has no
+// points, X and Y of different lengths or a value that is NaN or
+// infinite, or if the x or y values are too far apart to draw (their
+// span overflows float64, as from -1e308 to 1e308), the figure carries a
+// "figures: ..." error naming the series or the axis (see Figure.Err).
 func Lines(title, xLabel, yLabel string, series ...Series) *Figure {
 	p := plot.New()
 	p.Title.Text = title
