@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/gain"
 )
 
@@ -102,6 +103,89 @@ func FuzzSoftmaxBound(f *testing.F) {
 		if hotter.DeltaLower < b.DeltaLower || colder.DeltaLower < b.DeltaLower {
 			t.Fatalf("t = %v, τ = %v, N = %d, dt = %v: DeltaLower %v, %v at t + dt, %v at τ − dt: want neither lower",
 				temp, tau, n, dt, b.DeltaLower, hotter.DeltaLower, colder.DeltaLower)
+		}
+	})
+}
+
+// fuzzOperator returns operator number k (mod 8) of Min, Mean, Max, Sum,
+// PowerSum, PowerMean, Softmax and LogSumExp, the parametric ones with
+// parameter p as a struct literal, valid or not, as a caller may build it.
+func fuzzOperator(k uint8, p float64) aggregators.Operator {
+	switch k % 8 {
+	case 0:
+		return aggregators.Min{}
+	case 1:
+		return aggregators.Mean{}
+	case 2:
+		return aggregators.Max{}
+	case 3:
+		return aggregators.Sum{}
+	case 4:
+		return aggregators.PowerSum{T: p}
+	case 5:
+		return aggregators.PowerMean{T: p}
+	case 6:
+		return aggregators.Softmax{T: p}
+	default:
+		return aggregators.LogSumExp{T: p}
+	}
+}
+
+// FuzzPredict checks Predict on the operator families with any parameter
+// (NaN, infinite and out-of-domain ones included) and any size: sizes
+// below 1 are ErrSize, every other error wraps ErrOperator, it never
+// panics, and for N = M = 2 a Zero prediction holds on a grid: no
+// allocation with rows on the grid {k/8} beats the best homogeneous one on
+// the finer grid {k/160}, which holds the homogeneous allocation with the
+// column means of each of them (the argument of Theorem 3.2 and
+// TestPredictGrid).
+func FuzzPredict(f *testing.F) {
+	for _, s := range []struct {
+		u, t   uint8
+		pu, pt float64
+		n, m   int
+	}{
+		{0, 2, 0, 0, 2, 2}, {4, 4, 0.5, 2, 2, 2}, {6, 6, -2, 2, 2, 2}, {6, 6, 2, -2, 2, 2},
+		{5, 5, -1, 0.5, 2, 2}, {7, 6, 1, 0.5, 2, 2}, {4, 4, -1, 2, 2, 2}, {6, 6, math.NaN(), 1, 2, 2},
+		{6, 6, math.Inf(1), math.Inf(-1), 2, 2}, {4, 5, 1e308, 1e-308, 2, 2}, {1, 1, 0, 0, 0, 3},
+		{6, 6, 3, -3, math.MaxInt, 2}, {4, 4, 3, 0.5, 1 << 30, 1 << 30}, {0, 6, 0, 50, 2, 2},
+	} {
+		f.Add(s.u, s.t, s.pu, s.pt, s.n, s.m)
+	}
+	f.Fuzz(func(t *testing.T, ui, ti uint8, pu, pt float64, n, m int) {
+		u, op := fuzzOperator(ui, pu), fuzzOperator(ti, pt)
+		p, err := gain.Predict(u, op, n, m)
+		switch {
+		case n < 1 || m < 1:
+			if !errors.Is(err, gain.ErrSize) {
+				t.Fatalf("Predict(%v, %v, %d, %d): err = %v, want ErrSize", u, op, n, m, err)
+			}
+			return
+		case err != nil:
+			if !errors.Is(err, gain.ErrOperator) {
+				t.Fatalf("Predict(%v, %v, %d, %d): err = %v, want ErrOperator", u, op, n, m, err)
+			}
+			return
+		}
+		if p.Sign != gain.Zero || n != 2 || m != 2 {
+			return
+		}
+		if u.Domain() == aggregators.NonNegative && op.Value([]float64{0, 0}) < 0 {
+			return // R undefined: negative scores
+		}
+		hom := homGridBest(u, op, 2, 2, 160)
+		rows := subSimplex(2, 8)
+		for i, r := range rows {
+			for _, s := range rows[i:] {
+				het := u.Value([]float64{op.Value([]float64{r[0], s[0]}), op.Value([]float64{r[1], s[1]})})
+				if math.IsNaN(het) || math.IsInf(het, 0) || math.IsNaN(hom) || math.IsInf(hom, 0) {
+					return // not a reward the grid can compare
+				}
+				if het > hom+1e-12*math.Max(1, math.Abs(hom)) {
+					t.Fatalf("%v∘%v, N = M = 2: predicted Zero (%s: %s), but rows %v and %v give %v > R_hom ≈ %v",
+						u, op, p.Rule, p.Reason, r, s, het, hom)
+				}
+			}
 		}
 	})
 }
