@@ -187,3 +187,67 @@ func FuzzTTransformPathOffGrid(f *testing.F) {
 		checkPath(t, x, y, path, 2*tol)
 	})
 }
+
+// FuzzDomain checks the domain constructors and RandomMajorizedPair for
+// any parameters: NewBox, NewOrthant and NewSimplex accept exactly the
+// parameters their docs allow (others are ErrParam), and on every domain
+// they accept a drawn pair has x ≻ y exactly (Majorizes with tolerance
+// 0), equal sums in floating point, and both points in the domain (on a
+// simplex up to a sum one grid spacing, 2^-39 of the total, below it).
+func FuzzDomain(f *testing.F) {
+	for _, s := range []struct {
+		kind uint8
+		a, b float64
+		n    uint8
+		seed int64
+	}{
+		{0, 0, 1, 3, 1}, {0, -1, 3, 5, 2}, {0, 1, 1, 2, 3}, {0, 1e100, -1e100, 2, 4}, {0, -1e100, 1e100, 4, 5},
+		{0, 1, 1 + 0x1p-24, 3, 6}, {0, 1, 1 + 0x1p-25, 3, 7}, {0, 0, 1e-100, 2, 8}, {0, math.NaN(), 1, 2, 9},
+		{1, 1, 0, 3, 10}, {1, 6.25e98, 0, 2, 11}, {1, 6.26e98, 0, 2, 12}, {1, 1e-100, 0, 4, 13}, {1, -1, 0, 2, 14},
+		{2, 1, 0, 3, 15}, {2, 1.0 / 3, 0, 7, 16}, {2, 1e100, 0, 2, 17}, {2, 1e-100, 0, 16, 18}, {2, math.Inf(1), 0, 2, 19},
+	} {
+		f.Add(s.kind, s.a, s.b, s.n, s.seed)
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, a, b float64, nb uint8, seed int64) {
+		var dom Domain
+		var err error
+		var valid bool
+		switch kind % 3 {
+		case 0:
+			dom, err = NewBox(a, b)
+			w := b - a
+			valid = math.Abs(a) <= aggregators.MaxInput && math.Abs(b) <= aggregators.MaxInput && a < b &&
+				w >= 1e-100 && w >= 0x1p-24*math.Max(math.Abs(a), math.Abs(b))
+		case 1:
+			dom, err = NewOrthant(a)
+			valid = a >= 1e-100 && a <= aggregators.MaxInput/16
+		default:
+			dom, err = NewSimplex(a)
+			valid = a >= 1e-100 && a <= aggregators.MaxInput
+		}
+		if !valid {
+			if !errors.Is(err, aggregators.ErrParam) {
+				t.Fatalf("kind %d (%v, %v): err = %v, want ErrParam", kind%3, a, b, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("kind %d (%v, %v): %v, want a domain", kind%3, a, b, err)
+		}
+		n := 1 + int(nb)%16
+		x, y := RandomMajorizedPair(rand.New(rand.NewSource(seed)), n, dom)
+		if ok, err := Majorizes(x, y, 0); err != nil || !ok {
+			t.Fatalf("%v, n = %d: x = %v, y = %v: Majorizes = %v, %v; want x ≻ y", dom, n, x, y, ok, err)
+		}
+		if sx, sy := sum(x), sum(y); sx != sy {
+			t.Fatalf("%v, n = %d: sums %v and %v differ", dom, n, sx, sy)
+		}
+		tol := 0.0
+		if kind%3 == 2 {
+			tol = 0x1p-39 * a
+		}
+		if !dom.Contains(x, tol) || !dom.Contains(y, tol) {
+			t.Fatalf("%v, n = %d: x = %v or y = %v is outside the domain", dom, n, x, y)
+		}
+	})
+}
