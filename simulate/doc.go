@@ -58,7 +58,10 @@
 // rollout times a factor that grows with K. Non-smooth points (clamps, wall contacts, the
 // capture bonus, ties in min and max) take the subgradients documented on
 // each environment. HetGPS ascends the difference of two such gradients,
-// for a heterogeneous and a homogeneous team.
+// for a heterogeneous and a homogeneous team (GainGradient,
+// GainGradientConcurrent), or that difference relative to the size of
+// the teams' returns (TeamReturnGradients and TeamReturns.RelativeGain),
+// which does not grow with a parameter that only scales the reward.
 //
 // Profile plays a policy as Rollout does and returns its EffortProfile:
 // each agent's mean effort on each task, how many tasks the team covered

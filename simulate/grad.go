@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"sync"
 )
@@ -63,36 +64,129 @@ func GainGradient(env DifferentiableEnv, het, hom Policy, seed int64, params []s
 // without parameters, is the caller's to avoid; a nil environment is one
 // too. It panics if hetEnv and homEnv are the same environment.
 func GainGradientConcurrent(hetEnv, homEnv DifferentiableEnv, het, hom Policy, seed int64, params []string) (float64, []float64, error) {
-	if nilEnv(hetEnv) || nilEnv(homEnv) {
-		return 0, nil, errNilEnv("GainGradientConcurrent")
-	}
-	if hetEnv == homEnv {
-		panic("simulate: GainGradientConcurrent needs two distinct environments")
-	}
-	if err := checkAlike(hetEnv, homEnv); err != nil {
+	rh, gh, ro, gHom, err := returnGradientsConcurrent("GainGradientConcurrent", hetEnv, homEnv, het, hom, seed, params)
+	if err != nil {
 		return 0, nil, err
 	}
+	gain, grad := gainOf(rh, gh, ro, gHom, len(params))
+	return gain, grad, nil
+}
+
+// TeamReturns are the mean returns of a heterogeneous and a homogeneous
+// team over a batch of episodes played from the same seed, and their
+// gradients with respect to parameters θ (in the order the parameters
+// were named).
+type TeamReturns struct {
+	Het, Hom         float64
+	HetGrad, HomGrad []float64
+}
+
+// TeamReturnGradients is GainGradientConcurrent with the two teams' mean
+// returns and gradients kept apart: the episodes of het are played on
+// hetEnv and those of hom on homEnv, at the same time, from seed. It
+// returns GainGradientConcurrent's errors and panics as it does. Gain
+// gives the heterogeneity gain from them (equal to GainGradientConcurrent's
+// up to rounding), RelativeGain the gain relative to the teams' returns.
+func TeamReturnGradients(hetEnv, homEnv DifferentiableEnv, het, hom Policy, seed int64, params []string) (TeamReturns, error) {
+	rh, gh, ro, gHom, err := returnGradientsConcurrent("TeamReturnGradients", hetEnv, homEnv, het, hom, seed, params)
+	if err != nil {
+		return TeamReturns{}, err
+	}
+	var t TeamReturns
+	t.Het, t.HetGrad = batchMean(rh, gh, len(params))
+	t.Hom, t.HomGrad = batchMean(ro, gHom, len(params))
+	return t, nil
+}
+
+// Gain returns the heterogeneity gain Het − Hom and its gradient.
+func (t TeamReturns) Gain() (float64, []float64) {
+	grad := make([]float64, len(t.HetGrad))
+	for j := range grad {
+		grad[j] = t.HetGrad[j] - t.HomGrad[j]
+	}
+	return t.Het - t.Hom, grad
+}
+
+// RelativeGain returns the heterogeneity gain relative to the size of
+// the teams' returns, (Het − Hom)/S with S = (|Het| + |Hom|)/2, and its
+// gradient. It is the same whatever the scale of the reward: multiplying
+// every reward by c > 0 leaves it unchanged, so its gradient does not
+// grow with a parameter that only scales the reward (as a power-sum U's
+// exponent scales scores above 1). It lies in [−2, 2]. Where both
+// returns are 0 (S = 0) it is 0 with a zero gradient; where one is 0 the
+// gradient takes the derivative of |x| at 0 as 0.
+func (t TeamReturns) RelativeGain() (float64, []float64) {
+	grad := make([]float64, len(t.HetGrad))
+	s := (math.Abs(t.Het) + math.Abs(t.Hom)) / 2
+	if s == 0 {
+		return 0, grad
+	}
+	gain, gainGrad := t.Gain()
+	sh, so := sign(t.Het), sign(t.Hom)
+	for j := range grad {
+		ds := (sh*t.HetGrad[j] + so*t.HomGrad[j]) / 2
+		grad[j] = gainGrad[j]/s - gain*ds/(s*s)
+	}
+	return gain / s, grad
+}
+
+// sign returns −1, 0 or 1 for x below, at or above 0.
+func sign(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// batchMean returns the batch means of the returns r and of their
+// gradients g (k parameters).
+func batchMean(r []float64, g [][]float64, k int) (float64, []float64) {
+	mean, grad := 0.0, make([]float64, k)
+	n := float64(len(r))
+	for b := range r {
+		mean += r[b] / n
+		for j := range grad {
+			grad[j] += g[b][j] / n
+		}
+	}
+	return mean, grad
+}
+
+// returnGradientsConcurrent plays het's episodes on hetEnv and hom's on
+// homEnv at the same time, from seed, and returns both teams' returns
+// and gradients, for the function named fn (GainGradientConcurrent's
+// checks, errors and panic).
+func returnGradientsConcurrent(fn string, hetEnv, homEnv DifferentiableEnv, het, hom Policy, seed int64, params []string) (rh []float64, gh [][]float64, ro []float64, gHom [][]float64, err error) {
+	if nilEnv(hetEnv) || nilEnv(homEnv) {
+		return nil, nil, nil, nil, errNilEnv(fn)
+	}
+	if hetEnv == homEnv {
+		panic("simulate: " + fn + " needs two distinct environments")
+	}
+	if err := checkAlike(hetEnv, homEnv); err != nil {
+		return nil, nil, nil, nil, err
+	}
 	var (
-		wg         sync.WaitGroup
-		rh, ro     []float64
-		gh, gHom   [][]float64
-		errH, errO error
+		wg   sync.WaitGroup
+		errH error
 	)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		rh, gh, errH = hetEnv.ReturnGradient(het, seed, params)
 	}()
-	ro, gHom, errO = homEnv.ReturnGradient(hom, seed, params)
+	ro, gHom, err = homEnv.ReturnGradient(hom, seed, params)
 	wg.Wait()
 	if errH != nil {
-		return 0, nil, errH
+		return nil, nil, nil, nil, errH
 	}
-	if errO != nil {
-		return 0, nil, errO
+	if err != nil {
+		return nil, nil, nil, nil, err
 	}
-	gain, grad := gainOf(rh, gh, ro, gHom, len(params))
-	return gain, grad, nil
+	return rh, gh, ro, gHom, nil
 }
 
 // checkAlike reports an error wrapping ErrConfig naming the first of the

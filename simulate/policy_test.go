@@ -255,3 +255,89 @@ func TestLinearTanhNotFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamReturnGradients checks TeamReturnGradients against
+// GainGradientConcurrent (Gain is the same gain up to rounding) and the
+// gradient of RelativeGain against central finite differences of its
+// value, with θ moved on both environments.
+func TestTeamReturnGradients(t *testing.T) {
+	cfg := CaptureConfig{Batch: 8, Reward: reward(t, "powersum(1.5)", "powersum(2)"), EpisodeLength: 30}
+	a, b := newCapture(t, cfg), newCapture(t, cfg)
+	het, hom := a.SeekerPolicy(2, 0.5, 0.2, false), a.SeekerPolicy(2, 0.5, 0.2, true)
+	params := []string{"U.t", "T.t", "drag"}
+	tr, err := TeamReturnGradients(a, b, het, hom, 3, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantGrad, err := GainGradientConcurrent(a, b, het, hom, 3, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gain, grad := tr.Gain()
+	if math.Abs(gain-want) > 1e-12*math.Abs(want) {
+		t.Errorf("Gain %v, GainGradientConcurrent %v", gain, want)
+	}
+	for j := range grad {
+		if math.Abs(grad[j]-wantGrad[j]) > 1e-12*math.Max(1, math.Abs(wantGrad[j])) {
+			t.Errorf("∂gain/∂%s: %v, GainGradientConcurrent %v", params[j], grad[j], wantGrad[j])
+		}
+	}
+	rel, relGrad := tr.RelativeGain()
+	if s := (math.Abs(tr.Het) + math.Abs(tr.Hom)) / 2; !(gain != 0) || math.Abs(rel-gain/s) > 1e-15 {
+		t.Fatalf("relative gain %v, want gain/S = %v/%v != 0", rel, gain, s)
+	}
+	relAt := func(j int, h float64) float64 {
+		for _, env := range []*Capture{a, b} {
+			p := env.Params()
+			p.Values[p.Index(params[j])] += h
+			if err := env.SetParams(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tr, err := TeamReturnGradients(a, b, het, hom, 3, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := tr.RelativeGain()
+		return v
+	}
+	const h = 1e-5
+	for j := range params {
+		up := relAt(j, h)
+		down := relAt(j, -2*h)
+		relAt(j, h) // back to θ
+		fd := (up - down) / (2 * h)
+		if math.Abs(relGrad[j]-fd) > 1e-5*math.Max(1, math.Abs(fd)) {
+			t.Errorf("∂(relative gain)/∂%s = %v, finite difference %v", params[j], relGrad[j], fd)
+		}
+	}
+}
+
+// TestRelativeGain checks RelativeGain on given returns: (Het − Hom)/S
+// with S the mean of their sizes, unchanged when the returns and their
+// gradients are scaled by c > 0, and 0 with a zero gradient when both
+// returns are 0.
+func TestRelativeGain(t *testing.T) {
+	tr := TeamReturns{Het: 3, Hom: -1, HetGrad: []float64{1, 0.5}, HomGrad: []float64{-2, 0.25}}
+	v, g := tr.RelativeGain()
+	// S = 2, ∂S = (1·∂Het − 1·∂Hom)/2 = (1.5, 0.125), ∂gain = (3, 0.25):
+	// ∂(gain/S) = ∂gain/S − gain·∂S/S² = (1.5 − 1.5, 0.125 − 0.125).
+	if v != 2 || g[0] != 0 || g[1] != 0 {
+		t.Errorf("RelativeGain of %+v = %v, %v; want 2, [0 0]", tr, v, g)
+	}
+	tr = TeamReturns{Het: 5, Hom: 3, HetGrad: []float64{1, -2}, HomGrad: []float64{0.5, 4}}
+	v, g = tr.RelativeGain()
+	// S = 4, ∂S = (0.75, 1), ∂gain = (0.5, −6): (0.125 − 2·0.75/16, −1.5 − 2/16).
+	if want := []float64{0.125 - 1.5/16, -1.5 - 2.0/16}; v != 0.5 || math.Abs(g[0]-want[0]) > 1e-15 || math.Abs(g[1]-want[1]) > 1e-15 {
+		t.Errorf("RelativeGain of %+v = %v, %v; want 0.5, %v", tr, v, g, want)
+	}
+	const c = 64
+	scaled := TeamReturns{Het: c * tr.Het, Hom: c * tr.Hom, HetGrad: []float64{c * 1, c * -2}, HomGrad: []float64{c * 0.5, c * 4}}
+	if vs, gs := scaled.RelativeGain(); vs != v || math.Abs(gs[0]-g[0]) > 1e-15 || math.Abs(gs[1]-g[1]) > 1e-15 {
+		t.Errorf("returns scaled by %v: %v, %v; want %v, %v", c, vs, gs, v, g)
+	}
+	zero := TeamReturns{HetGrad: []float64{1}, HomGrad: []float64{2}}
+	if v, g := zero.RelativeGain(); v != 0 || g[0] != 0 {
+		t.Errorf("both returns 0: %v, %v; want 0, [0]", v, g)
+	}
+}
