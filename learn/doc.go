@@ -96,7 +96,9 @@
 // below 0 (a negative learned gain is a lagging heterogeneous team, not
 // a θ with less gain); θ steps by Adam or plain gradient steps (SGD),
 // for two parameters optionally in the basis of their sum and
-// difference (SumDifference). Its log has the columns of a paired run
+// difference (SumDifference), and optionally on the gain relative to the
+// size of the teams' returns (RelativeGain), which a parameter that
+// scales the reward cannot inflate. Its log has the columns of a paired run
 // followed by the gain measured with the gradient, θ, the gradient and
 // whether θ stepped (ReadHetGPSLog); it
 // checkpoints and resumes as Train does, and LoadHetGPS rebuilds its

@@ -251,6 +251,16 @@ type HetGPSSpec struct {
 	// while each derivative alone has either sign (see reproduce's
 	// power-sum preset and REPRODUCTIONS.md).
 	SumDifference bool
+	// RelativeGain steps θ on the gain relative to the size of the teams'
+	// returns, (G_het − G_hom)/S with S = (|G_het| + |G_hom|)/2 over the
+	// gradient episodes (simulate.TeamReturns.RelativeGain), instead of on
+	// the gain itself, the paper's objective. The sign is the gain's, but
+	// the relative gain does not grow with the reward's scale: where the
+	// teams' returns grow with a parameter, as a power-sum U's with its
+	// exponent once scores exceed 1, a gain positive by chance no longer
+	// pulls that parameter up with it. GradGain in the log stays the
+	// gain; ThetaGrad is the gradient of the relative gain.
+	RelativeGain bool
 	// ThetaLR is the learning rate of θ (default 0.05: with Adam, about
 	// the change of a raw value per environment step).
 	ThetaLR float64
@@ -505,9 +515,10 @@ type HetGPSStats struct {
 	PairStats
 	// Theta is θ after the iteration, in the order of the spec's Params.
 	Theta []float64
-	// ThetaGrad is ∂gain/∂θ measured at this iteration (before the step),
-	// with respect to θ itself, not its raw value; NaN if the iteration
-	// is not one of the schedule's environment iterations.
+	// ThetaGrad is ∂gain/∂θ measured at this iteration (before the step;
+	// with RelativeGain, the relative gain's gradient), with respect to θ
+	// itself, not its raw value; NaN if the iteration is not one of the
+	// schedule's environment iterations.
 	ThetaGrad []float64
 	// GradGain is the gain measured with the gradient: the mean return of
 	// the heterogeneous team minus that of the homogeneous team over
@@ -653,6 +664,7 @@ type hetgpsRecord struct {
 	WarmUp               int `json:",omitempty"`
 	Descent, SGD         bool
 	SumDifference        bool `json:",omitempty"`
+	RelativeGain         bool `json:",omitempty"`
 	DescentFloor         bool `json:",omitempty"`
 	ThetaLR              float64
 	GradEpisodes         int
@@ -665,14 +677,14 @@ func (s HetGPSSpec) record() hetgpsRecord {
 	return hetgpsRecord{Algorithm: "HetGPS", Iterations: s.Run.Iterations, Run: run, Params: s.Params,
 		Schedule: s.Schedule.String(), AgentIters: s.AgentIters, EnvIters: s.EnvIters, WarmUp: s.WarmUp,
 		Descent: s.Descent, DescentFloor: s.DescentFloor, SGD: s.SGD, SumDifference: s.SumDifference,
-		ThetaLR: s.ThetaLR, GradEpisodes: s.GradEpisodes, DeterministicGrad: s.DeterministicGrad}
+		RelativeGain: s.RelativeGain, ThetaLR: s.ThetaLR, GradEpisodes: s.GradEpisodes, DeterministicGrad: s.DeterministicGrad}
 }
 
 // spec returns the search that rec records, with its schedule parsed.
 func (rec hetgpsRecord) spec(schedule Schedule) HetGPSSpec {
 	spec := HetGPSSpec{Run: rec.Run, Params: rec.Params, Schedule: schedule, AgentIters: rec.AgentIters,
 		EnvIters: rec.EnvIters, WarmUp: rec.WarmUp, Descent: rec.Descent, DescentFloor: rec.DescentFloor,
-		SGD: rec.SGD, SumDifference: rec.SumDifference, ThetaLR: rec.ThetaLR, GradEpisodes: rec.GradEpisodes,
+		SGD: rec.SGD, SumDifference: rec.SumDifference, RelativeGain: rec.RelativeGain, ThetaLR: rec.ThetaLR, GradEpisodes: rec.GradEpisodes,
 		DeterministicGrad: rec.DeterministicGrad}
 	spec.Run.Iterations = rec.Iterations
 	return spec
@@ -974,12 +986,21 @@ func (h *hetgps) seed(iter int) int64 {
 // the streams of team.go).
 const streamHetGPS uint64 = 0x4e7695
 
-// gainGradient measures the gain and its gradient with respect to θ with
-// the teams' current policies, stochastic unless DeterministicGrad.
+// gainGradient measures the gain and the gradient θ steps on with the
+// teams' current policies, stochastic unless DeterministicGrad: the
+// gain's gradient, or with RelativeGain the relative gain's.
 func (h *hetgps) gainGradient(iter int) (float64, []float64, error) {
 	sample := !h.spec.DeterministicGrad
-	g, grad, err := simulate.GainGradientConcurrent(h.genv[0], h.genv[1], h.pair.het.Policy(sample), h.pair.hom.Policy(sample),
-		h.seed(iter), h.theta.Names)
+	het, hom := h.pair.het.Policy(sample), h.pair.hom.Policy(sample)
+	if h.spec.RelativeGain {
+		tr, err := simulate.TeamReturnGradients(h.genv[0], h.genv[1], het, hom, h.seed(iter), h.theta.Names)
+		if err != nil {
+			return 0, nil, fmt.Errorf("learn: HetGPS gradient at iteration %d: %w", iter, err)
+		}
+		_, grad := tr.RelativeGain()
+		return tr.Het - tr.Hom, grad, nil
+	}
+	g, grad, err := simulate.GainGradientConcurrent(h.genv[0], h.genv[1], het, hom, h.seed(iter), h.theta.Names)
 	if err != nil {
 		return 0, nil, fmt.Errorf("learn: HetGPS gradient at iteration %d: %w", iter, err)
 	}

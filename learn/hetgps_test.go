@@ -1082,3 +1082,73 @@ func TestHetGPSSumDifferenceStep(t *testing.T) {
 	}
 	nnMustPanic(t, "length other than 2", func() { toSumDifference([]float64{1, 2, 3}) })
 }
+
+// TestHetGPSRelativeGain checks that with RelativeGain the search steps
+// on the relative gain's gradient (simulate.TeamReturns.RelativeGain of
+// the same episodes) and logs the gain itself, and without it on the
+// gain's (simulate.GainGradientConcurrent); that a run records the option
+// in spec.json and reads it back; and that a run differs from one without
+// it once θ has stepped.
+func TestHetGPSRelativeGain(t *testing.T) {
+	spec := hetgpsSmallCapture(3, 3)
+	spec.Run.Env.U, spec.Run.Env.T = "powersum(1.5)", "powersum(2)"
+	spec.Params[0].Init, spec.Params[1].Init = 2, 1.5
+	for _, relative := range []bool{false, true} {
+		s := spec
+		s.RelativeGain = relative
+		h, err := newHetGPS(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gain, grad, err := h.gainGradient(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		het, hom := h.pair.het.Policy(true), h.pair.hom.Policy(true)
+		tr, err := simulate.TeamReturnGradients(h.genv[0], h.genv[1], het, hom, h.seed(1), h.theta.Names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantGrad := tr.Gain()
+		if relative {
+			_, wantGrad = tr.RelativeGain()
+		}
+		// Up to the rounding of a difference of the teams' returns (the
+		// mean of differences against the difference of means).
+		size := math.Abs(tr.Het) + math.Abs(tr.Hom)
+		if math.Abs(gain-want) > 1e-12*size || !(gain != 0) {
+			t.Errorf("RelativeGain %v: gain %v, want %v (not 0)", relative, gain, want)
+		}
+		for j := range grad {
+			scale := math.Abs(tr.HetGrad[j]) + math.Abs(tr.HomGrad[j])
+			if relative {
+				scale /= size
+			}
+			if math.Abs(grad[j]-wantGrad[j]) > 1e-12*scale {
+				t.Errorf("RelativeGain %v: gradient %v, want %v", relative, grad, wantGrad)
+				break
+			}
+		}
+	}
+	dirs := [2]string{t.TempDir(), t.TempDir()}
+	var logs [2][]HetGPSStats
+	for k, relative := range []bool{false, true} {
+		s := spec
+		s.RelativeGain = relative
+		res, err := HetGPS(s, Options{Dir: dirs[k]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs[k] = res.Log
+		back, err := ReadHetGPSSpec(dirs[k])
+		if err != nil || back.RelativeGain != relative {
+			t.Errorf("spec.json read back: RelativeGain %v (%v), want %v", back.RelativeGain, err, relative)
+		}
+	}
+	if a, b := logs[0][0].GradGain, logs[1][0].GradGain; math.Abs(a-b) > 1e-6*math.Abs(a) {
+		t.Errorf("first gain measured %v and %v: want the same teams, the same gain up to rounding", a, b)
+	}
+	if reflect.DeepEqual(logs[0][2].Theta, logs[1][2].Theta) {
+		t.Errorf("θ after 3 iterations is %v with and without RelativeGain", logs[0][2].Theta)
+	}
+}

@@ -49,7 +49,10 @@ that θ reaches holds it for the rest of the run (see
 learn.ThetaParam). θ steps with Adam at -theta-lr (or plain gradient
 steps with -sgd). -sum-difference, for two parameters, steps them in the
 basis of their sum and difference (learn.HetGPSSpec.SumDifference), as
-the power-sum preset does in the matrix game.
+the power-sum preset does in the matrix game. -relative-gain steps θ on
+the gain relative to the size of the teams' returns instead of on the
+gain (learn.HetGPSSpec.RelativeGain): a parameter that scales the reward,
+as a power-sum U's exponent does, then gains nothing from the scale.
 
 Schedules (-schedule): concurrent, the agents train at every iteration
 and θ steps at every -x-th; alternated, cycles of -x iterations that train
@@ -153,6 +156,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	floor := fs.Bool("floor", false, "with -descent: θ holds still while the measured gain is at or below 0")
 	sgd := fs.Bool("sgd", false, "plain gradient steps on θ instead of Adam")
 	sumDifference := fs.Bool("sum-difference", false, "step two parameters in the basis of their sum and difference (Adam then moves their difference steadily)")
+	relativeGain := fs.Bool("relative-gain", false, "step θ on the gain relative to the teams' returns, (G_het − G_hom)/((|G_het| + |G_hom|)/2), which the reward's scale cannot inflate")
 	deterministic := fs.Bool("grad-deterministic", false, "the gain and its gradient from the teams' deterministic policies, not sampled actions")
 	thetaLR := fs.Float64("theta-lr", learn.HetGPSDefaultThetaLR, "learning rate of θ")
 	gradEpisodes := fs.Int("grad-episodes", 32, "episodes of the gain and its gradient (at most 1000000)")
@@ -252,7 +256,7 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			Run: learn.RunSpec{Env: es, Team: cfg, Iterations: *iterations,
 				EvalEvery: *tf.evalEvery, EvalEpisodes: *tf.evalEpisodes},
 			AgentIters: *x, EnvIters: *y, WarmUp: *warmUp, Descent: *descent, DescentFloor: *floor, SGD: *sgd, SumDifference: *sumDifference, ThetaLR: *thetaLR, GradEpisodes: *gradEpisodes,
-			DeterministicGrad: *deterministic,
+			RelativeGain: *relativeGain, DeterministicGrad: *deterministic,
 		}
 		if schedule.value == "alternated" {
 			spec.Schedule = learn.Alternated

@@ -58,14 +58,14 @@ func TestHetGPSCommandTiny(t *testing.T) {
 	dir2 := filepath.Join(t.TempDir(), "ps")
 	plot := filepath.Join(t.TempDir(), "fig.png")
 	code, out, errOut = runArgs(hetgpsTinyArgs(dir2, "-U", "powersum(1)", "-T", "powersum(1)", "-bounds", "T.t=0.3:6,U.t=0.3:6",
-		"-clamp", "T.t=0.4:5.9", "-schedule", "alternated", "-x", "2", "-y", "1", "-sgd", "-sum-difference", "-grad-deterministic", "-seeds", "1", "-plot", plot, "-quiet")...)
+		"-clamp", "T.t=0.4:5.9", "-schedule", "alternated", "-x", "2", "-y", "1", "-sgd", "-sum-difference", "-relative-gain", "-grad-deterministic", "-seeds", "1", "-plot", plot, "-quiet")...)
 	if code != exitOK || errOut != "" {
 		t.Fatalf("power-sum: exit %d, stderr %q", code, errOut)
 	}
 	if spec := readFile(t, filepath.Join(dir2, "matrix", "seed1", "spec.json")); !strings.Contains(spec, `"DeterministicGrad": true`) ||
-		!strings.Contains(spec, `"SGD": true`) || !strings.Contains(spec, `"SumDifference": true`) ||
+		!strings.Contains(spec, `"SGD": true`) || !strings.Contains(spec, `"SumDifference": true`) || !strings.Contains(spec, `"RelativeGain": true`) ||
 		!strings.Contains(spec, `"ClampHigh": 5.9`) || strings.Count(spec, "ClampLow") != 1 {
-		t.Errorf("-grad-deterministic -sgd -sum-difference -clamp T.t=...: spec.json\n%s", spec)
+		t.Errorf("-grad-deterministic -sgd -sum-difference -relative-gain -clamp T.t=...: spec.json\n%s", spec)
 	}
 	checkPNG(t, plot)
 	if !strings.Contains(out, "wrote "+filepath.Join(dir2, "trajectories.csv")+"\nwrote "+plot+"\nwrote "+filepath.Join(dir2, "summary.txt")+"\n") ||
