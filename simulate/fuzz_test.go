@@ -159,3 +159,41 @@ func checkFinite(t *testing.T, what string, x []float64) {
 		}
 	}
 }
+
+// FuzzRelativeGain checks TeamReturns.RelativeGain for any finite
+// returns and gradients: the relative gain is finite, in [−2, 2] and of
+// the sign of Het − Hom; where both returns are 0 it and its gradient
+// are 0; and multiplying the returns and gradients by 4 (exact in
+// floating point away from overflow and subnormals) changes neither it
+// nor its gradient, which the reward's scale cannot inflate.
+func FuzzRelativeGain(f *testing.F) {
+	f.Add(3.0, -1.0, 1.0, -2.0)
+	f.Add(5.0, 3.0, 1.0, 0.5)
+	f.Add(0.0, 0.0, 1.0, 2.0)
+	f.Add(0.0, 2.0, 1.0, 1.0)
+	f.Add(1e308, -1e308, 1e308, -1e308)
+	f.Add(5e-324, 0.0, 1.0, 0.0)
+	f.Fuzz(func(t *testing.T, het, hom, dHet, dHom float64) {
+		for _, v := range []float64{het, hom, dHet, dHom} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return // returns and gradients are finite (ReturnGradient refuses others)
+			}
+		}
+		tr := TeamReturns{Het: het, Hom: hom, HetGrad: []float64{dHet}, HomGrad: []float64{dHom}}
+		rel, grad := tr.RelativeGain()
+		if math.IsNaN(rel) || math.Abs(rel) > 2 || het > hom && rel < 0 || het < hom && rel > 0 {
+			t.Fatalf("%+v: relative gain %v, want finite, in [-2, 2], of the sign of Het − Hom", tr, rel)
+		}
+		if het == 0 && hom == 0 && (rel != 0 || grad[0] != 0) {
+			t.Fatalf("%+v: %v, %v; want 0 and a zero gradient", tr, rel, grad)
+		}
+		normal := func(v float64) bool { return v == 0 || math.Abs(v) > 1e-290 && math.Abs(v) < 1e290 }
+		if !normal(het) || !normal(hom) || !normal(dHet) || !normal(dHom) || math.IsNaN(grad[0]) || math.IsInf(grad[0], 0) {
+			return
+		}
+		scaled := TeamReturns{Het: 4 * het, Hom: 4 * hom, HetGrad: []float64{4 * dHet}, HomGrad: []float64{4 * dHom}}
+		if rs, gs := scaled.RelativeGain(); rs != rel || gs[0] != grad[0] {
+			t.Fatalf("%+v: %v, %v; scaled by 4: %v, %v", tr, rel, grad, rs, gs)
+		}
+	})
+}

@@ -117,17 +117,19 @@ func (t TeamReturns) Gain() (float64, []float64) {
 // gradient takes the derivative of |x| at 0 as 0.
 func (t TeamReturns) RelativeGain() (float64, []float64) {
 	grad := make([]float64, len(t.HetGrad))
-	s := (math.Abs(t.Het) + math.Abs(t.Hom)) / 2
+	// Halves first and quotients before differences, so that returns and
+	// gradients near the largest float64 do not overflow.
+	s := math.Abs(t.Het)/2 + math.Abs(t.Hom)/2
 	if s == 0 {
 		return 0, grad
 	}
-	gain, gainGrad := t.Gain()
+	rel := math.Max(-2, math.Min(2, t.Het/s-t.Hom/s)) // within [−2, 2] but for rounding
 	sh, so := sign(t.Het), sign(t.Hom)
 	for j := range grad {
-		ds := (sh*t.HetGrad[j] + so*t.HomGrad[j]) / 2
-		grad[j] = gainGrad[j]/s - gain*ds/(s*s)
+		ds := sh*(t.HetGrad[j]/s)/2 + so*(t.HomGrad[j]/s)/2 // ∂S/S
+		grad[j] = t.HetGrad[j]/s - t.HomGrad[j]/s - rel*ds
 	}
-	return gain / s, grad
+	return rel, grad
 }
 
 // sign returns −1, 0 or 1 for x below, at or above 0.
