@@ -258,8 +258,13 @@ type HetGPSSpec struct {
 	// the relative gain does not grow with the reward's scale: where the
 	// teams' returns grow with a parameter, as a power-sum U's with its
 	// exponent once scores exceed 1, a gain positive by chance no longer
-	// pulls that parameter up with it. GradGain in the log stays the
-	// gain; ThetaGrad is the gradient of the relative gain.
+	// pulls that parameter up with it. It has a ceiling of its own: it
+	// approaches 2 wherever the homogeneous team's return is a vanishing
+	// share of the heterogeneous team's, however small both are, and an
+	// ascent is drawn there (in Multi-goal-capture with power-sum T and U,
+	// to both exponents near 6, where every return is near 0; see
+	// REPRODUCTIONS.md). GradGain in the log stays the gain; ThetaGrad is
+	// the gradient of the relative gain.
 	RelativeGain bool
 	// ThetaLR is the learning rate of θ (default 0.05: with Adam, about
 	// the change of a raw value per environment step).

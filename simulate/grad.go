@@ -112,9 +112,11 @@ func (t TeamReturns) Gain() (float64, []float64) {
 // gradient. It is the same whatever the scale of the reward: multiplying
 // every reward by c > 0 leaves it unchanged, so its gradient does not
 // grow with a parameter that only scales the reward (as a power-sum U's
-// exponent scales scores above 1). It lies in [−2, 2]. Where both
-// returns are 0 (S = 0) it is 0 with a zero gradient; where one is 0 the
-// gradient takes the derivative of |x| at 0 as 0.
+// exponent scales scores above 1). It lies in [−2, 2], and is near 2
+// whenever Het > 0 and Hom is a vanishing share of it, however small
+// both are. Where both returns are 0 (S = 0) it is 0 with a zero
+// gradient; where one is 0 the gradient takes the derivative of |x| at 0
+// as 0.
 func (t TeamReturns) RelativeGain() (float64, []float64) {
 	grad := make([]float64, len(t.HetGrad))
 	// Halves first and quotients before differences, so that returns and

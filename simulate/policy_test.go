@@ -340,4 +340,11 @@ func TestRelativeGain(t *testing.T) {
 	if v, g := zero.RelativeGain(); v != 0 || g[0] != 0 {
 		t.Errorf("both returns 0: %v, %v; want 0, [0]", v, g)
 	}
+	// The ceiling the doc comment warns of: tiny returns, Hom a vanishing
+	// share of Het, give nearly the largest relative gain, 2(1−r)/(1+r)
+	// for r = Hom/Het, while the gain itself is about 0.
+	tiny := TeamReturns{Het: 1e-3, Hom: 1e-9, HetGrad: []float64{0}, HomGrad: []float64{0}}
+	if v, _ := tiny.RelativeGain(); math.Abs(v-2*(1-1e-6)/(1+1e-6)) > 1e-12 || v < 1.99 {
+		t.Errorf("Het 1e-3, Hom 1e-9: relative gain %v; want 2(1−1e-6)/(1+1e-6), about 2", v)
+	}
 }

@@ -52,7 +52,11 @@ basis of their sum and difference (learn.HetGPSSpec.SumDifference), as
 the power-sum preset does in the matrix game. -relative-gain steps θ on
 the gain relative to the size of the teams' returns instead of on the
 gain (learn.HetGPSSpec.RelativeGain): a parameter that scales the reward,
-as a power-sum U's exponent does, then gains nothing from the scale.
+as a power-sum U's exponent does, then gains nothing from the scale. It
+has a ceiling of its own: it reaches 2 wherever the homogeneous team earns
+a vanishing share of the heterogeneous team's return, however small both
+are, and in Multi-goal-capture it took 13 of 18 power-sum seeds to such a
+corner (REPRODUCTIONS.md).
 
 Schedules (-schedule): concurrent, the agents train at every iteration
 and θ steps at every -x-th; alternated, cycles of -x iterations that train
