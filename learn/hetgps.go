@@ -263,8 +263,9 @@ type HetGPSSpec struct {
 	// share of the heterogeneous team's, however small both are, and an
 	// ascent is drawn there (in Multi-goal-capture with power-sum T and U,
 	// to both exponents near 6, where a team that does not concentrate
-	// its efforts earns almost nothing; see REPRODUCTIONS.md). GradGain in the log stays the gain; ThetaGrad is
-	// the gradient of the relative gain.
+	// its efforts earns almost nothing; see REPRODUCTIONS.md). GradGain
+	// in the log stays the gain; ThetaGrad is the gradient of the
+	// relative gain.
 	RelativeGain bool
 	// ThetaLR is the learning rate of θ (default 0.05: with Adam, about
 	// the change of a raw value per environment step).
