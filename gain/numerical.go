@@ -531,7 +531,7 @@ func (c *numConfig) raiseHom(s *numSolution, pts []numPoint) error {
 		cands = append(cands, c.columnMeans(p.x))
 	}
 	exact := numNewObjective(c.r, c.n, c.m, true, 0, 1, 1, c.genericKernels)
-	tie := numTieTol * math.Max(1, math.Abs(s.homValue))
+	tie := numTieTol * math.Abs(s.homValue)
 	better := false
 	for _, x := range cands {
 		c.box.feasible(x)
@@ -555,7 +555,7 @@ func (c *numConfig) raiseHom(s *numSolution, pts []numPoint) error {
 	x := c.spreadFlat(s.homRow)
 	c.box.feasible(x)
 	v, err := numTrueValue(c.r, c.budget, mat.NewDense(c.n, c.m, x))
-	if err == nil && v > s.hetValue+numTieTol*math.Max(1, math.Abs(s.hetValue)) {
+	if err == nil && v > s.hetValue+numTieTol*math.Abs(s.hetValue) {
 		s.het, s.hetValue = x, v
 	}
 	return nil
@@ -1105,7 +1105,7 @@ func (a *numAscent) tryMove(x, row, old []float64, best *numPoint) {
 // win ties. Should its true reward not be defined, the next best points
 // are tried, up to numFinal in all.
 func (c *numConfig) pick(hom bool, pool []numPoint) (numPoint, error) {
-	thr := pool[0].f - numTieTol*math.Max(1, math.Abs(pool[0].f))
+	thr := pool[0].f - numTieTol*math.Abs(pool[0].f)
 	first := 0
 	for k := 1; k < len(pool) && pool[k].f >= thr; k++ {
 		if pool[k].order < pool[first].order {

@@ -645,6 +645,41 @@ func TestNumericalBudgets(t *testing.T) {
 	}
 }
 
+// TestNumericalTinyRewards checks that the search's tie windows are
+// relative: with a budget of 1e-20 every reward is of that order, and a
+// window of absolute width 1e-14 would call every allocation optimal.
+func TestNumericalTinyRewards(t *testing.T) {
+	t.Parallel()
+	b := gain.Budget{Min: 0, Max: 1e-20}
+	for _, u := range extremes {
+		for _, op := range extremes {
+			r := aggregators.NewReward(u, op)
+			n, m := 2, 4
+			g := numMust(t, r, n, m, gain.Continuous, &gain.Options{Budget: b})
+			cf, err := gain.ClosedForm(u, op, n, m, gain.Continuous)
+			if err != nil {
+				t.Fatal(err)
+			}
+			het, hom := numShift(cf.Het, b, m), numShift(cf.Hom, b, m)
+			tol := numTol * b.Max
+			if !closeTo(g.Het, het, tol) || !closeTo(g.Hom, hom, tol) {
+				t.Errorf("%v, budget %+v: Het %v, Hom %v; want %v, %v", r, b, g.Het, g.Hom, het, hom)
+			}
+		}
+	}
+
+	// min∘powersum(50) under the unit budget: two agents on four tasks
+	// leave a task uncovered unless they split, and the best split is of
+	// order 2^-50, far below 1e-14 but well above the homogeneous optimum
+	// (every column at most 1/4, so R_hom ≤ 4^-50·2).
+	r := aggregators.NewReward(aggregators.Min{}, aggregators.PowerSum{T: 50})
+	g := numMust(t, r, 2, 4, gain.Continuous, nil)
+	if !(g.Het > 0.5*math.Pow(2, -50)) || !(g.Hom <= 2*math.Pow(4, -50)*(1+1e-9)) || !(g.Delta > 0) {
+		t.Errorf("%v, N = 2, M = 4: Het %v, Hom %v, Delta %v; want Het ≳ 2^-50 = %v, Hom ≤ %v", r, g.Het, g.Hom, g.Delta, math.Pow(2, -50), 2*math.Pow(4, -50))
+	}
+	numCheckGains(t, r, g, 2, 4, gain.Continuous, numUnit)
+}
+
 // TestNumericalDeterministic checks that the same options give the same
 // Gains bit for bit, that Seed 0 means 1, and that the values do not
 // depend on the seed where the optimum is a candidate.
