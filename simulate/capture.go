@@ -250,9 +250,11 @@ func (c *Capture) ActionSpace() Space {
 }
 
 // TeamReward returns a copy of the current reward R (with the current
-// parameters).
+// parameters), for evaluating it on Effort() through package aggregators.
+// Its Budget is 1, the largest row sum of an effort matrix, whatever
+// Budget the configured reward had.
 func (c *Capture) TeamReward() *aggregators.Reward {
-	return &aggregators.Reward{Outer: c.reward.Outer, Inner: append([]aggregators.Operator(nil), c.reward.Inner...), Budget: c.reward.Budget}
+	return effortReward(&c.reward, 1)
 }
 
 func goalName(j int, axis string) string { return "goal" + strconv.Itoa(j) + "." + axis }

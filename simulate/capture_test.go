@@ -227,7 +227,9 @@ func TestCaptureWall(t *testing.T) {
 func TestCaptureRewardMatchesAggregators(t *testing.T) {
 	for _, spec := range [][]string{{"min", "max"}, {"softmax(-1)", "softmax(2)"}, {"powersum(0.5)", "powersum(2)"}, {"mean", "powermean(3)"}} {
 		for _, m := range []int{1, 2, 3} {
-			c := newCapture(t, CaptureConfig{Batch: 4, Agents: 3, Goals: m, Reward: reward(t, spec[0], spec[1]), EpisodeLength: 5})
+			r := reward(t, spec[0], spec[1])
+			r.Budget = 0.25 // not applied: TeamReward's Budget is 1
+			c := newCapture(t, CaptureConfig{Batch: 4, Agents: 3, Goals: m, Reward: r, EpisodeLength: 5})
 			_ = c.Reset(9)
 			for s := 0; s < 5; s++ {
 				if err := c.Step(randomActions(int64(s), 4*3*2, -1, 1)); err != nil {
@@ -301,7 +303,9 @@ func TestCaptureBonus(t *testing.T) {
 func TestCaptureDifferenceRewards(t *testing.T) {
 	for _, spec := range [][]string{{"min", "max"}, {"mean", "max"}, {"max", "min"}, {"softmax(-1)", "softmax(2)"}, {"powersum(0.5)", "powersum(2)"}} {
 		for _, m := range []int{1, 2, 3} {
-			c := newCapture(t, CaptureConfig{Batch: 4, Agents: 3, Goals: m, Reward: reward(t, spec[0], spec[1]), EpisodeLength: 5})
+			r := reward(t, spec[0], spec[1])
+			r.Budget = 0.25 // not applied: TeamReward's Budget is 1
+			c := newCapture(t, CaptureConfig{Batch: 4, Agents: 3, Goals: m, Reward: r, EpisodeLength: 5})
 			var _ DifferenceRewarder = c
 			_ = c.Reset(9)
 			for s := 0; s < 5; s++ {

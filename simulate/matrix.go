@@ -117,8 +117,10 @@ func (g *MatrixGame) ActionSpace() Space {
 
 // TeamReward returns a copy of the current reward R (with the current
 // parameters), for evaluating it on Effort() through package aggregators.
+// Its Budget is 1, the row sum of every effort matrix of the game,
+// whatever Budget the reward given to NewMatrixGame had.
 func (g *MatrixGame) TeamReward() *aggregators.Reward {
-	return &aggregators.Reward{Outer: g.reward.Outer, Inner: append([]aggregators.Operator(nil), g.reward.Inner...), Budget: g.reward.Budget}
+	return effortReward(&g.reward, 1)
 }
 
 // Params returns the reward parameters.

@@ -71,6 +71,7 @@ func TestMatrixRewardMatchesAggregators(t *testing.T) {
 		for _, discrete := range []bool{false, true} {
 			const B, N, M = 7, 3, 3
 			r := reward(t, c.u, c.inner...)
+			r.Budget = 0.25 // not applied: TeamReward's Budget is 1
 			g, err := NewMatrixGame(B, N, M, discrete, r)
 			if err != nil {
 				t.Fatal(err)

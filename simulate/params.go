@@ -37,6 +37,13 @@ func copyReward(r *aggregators.Reward, m int) (aggregators.Reward, error) {
 	return c, nil
 }
 
+// effortReward returns a copy of r whose Budget is budget, the row-sum
+// bound of the environment's effort matrices, for TeamReward: the Budget a
+// user set on the configured reward is not applied by the environments.
+func effortReward(r *aggregators.Reward, budget float64) *aggregators.Reward {
+	return &aggregators.Reward{Outer: r.Outer, Inner: append([]aggregators.Operator(nil), r.Inner...), Budget: budget}
+}
+
 // probeReward returns an error wrapping kind (ErrConfig at construction,
 // ErrParam in SetParams) if r cannot score the efforts of n agents that
 // all put their whole effort on one task, for each of the m tasks, so

@@ -324,9 +324,11 @@ func (g *Tag) ActionSpace() Space {
 }
 
 // TeamReward returns a copy of the current reward R (with the current
-// parameters).
+// parameters), for evaluating it on Effort() through package aggregators.
+// Its Budget is +Inf: a chaser may touch several escapers, so a row of a
+// capture matrix may sum to more than 1.
 func (g *Tag) TeamReward() *aggregators.Reward {
-	return &aggregators.Reward{Outer: g.reward.Outer, Inner: append([]aggregators.Operator(nil), g.reward.Inner...), Budget: g.reward.Budget}
+	return effortReward(&g.reward, math.Inf(1))
 }
 
 // Params returns θ.
