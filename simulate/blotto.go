@@ -185,8 +185,8 @@ func (g *Blotto) paramIndex(name string) int {
 // name, or a value that is NaN or outside [0, MaxPhysical], is an error
 // wrapping ErrParam.
 func (g *Blotto) SetParams(p Params) error {
-	if len(p.Names) != len(p.Values) {
-		return fmt.Errorf("simulate: blotto: %d names and %d values: %w", len(p.Names), len(p.Values), ErrParam)
+	if err := checkParamList("blotto", p); err != nil {
+		return err
 	}
 	for k, name := range p.Names {
 		v := p.Values[k]

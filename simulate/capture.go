@@ -284,8 +284,8 @@ func (c *Capture) Params() Params {
 // SetParams sets the named parameters (all or nothing). Goal positions
 // take effect at the next Reset; the others at once.
 func (c *Capture) SetParams(p Params) error {
-	if len(p.Names) != len(p.Values) {
-		return fmt.Errorf("simulate: %d names and %d values: %w", len(p.Names), len(p.Values), ErrParam)
+	if err := checkParamList("capture", p); err != nil {
+		return err
 	}
 	r := c.reward
 	drag, force, gx, sr := c.drag, c.force, c.goalX, c.sensorRange

@@ -103,9 +103,9 @@ func (p Params) Index(name string) int {
 // Get returns the value of the named parameter, or an error wrapping
 // ErrParam if p has no such name.
 func (p Params) Get(name string) (float64, error) {
-	i := p.Index(name)
-	if i < 0 || i >= len(p.Values) {
-		return math.NaN(), fmt.Errorf("simulate: no parameter %q (have %v): %w", name, p.Names, ErrParam)
+	i, err := p.valueIndex(name)
+	if err != nil {
+		return math.NaN(), err
 	}
 	return p.Values[i], nil
 }
@@ -114,15 +114,29 @@ func (p Params) Get(name string) (float64, error) {
 // pass p to Env.SetParams for that), or returns an error wrapping ErrParam
 // if p has no such name or v is NaN.
 func (p Params) Set(name string, v float64) error {
-	i := p.Index(name)
-	if i < 0 || i >= len(p.Values) {
-		return fmt.Errorf("simulate: no parameter %q (have %v): %w", name, p.Names, ErrParam)
+	i, err := p.valueIndex(name)
+	if err != nil {
+		return err
 	}
 	if math.IsNaN(v) {
 		return fmt.Errorf("simulate: parameter %q = NaN: %w", name, ErrParam)
 	}
 	p.Values[i] = v
 	return nil
+}
+
+// valueIndex returns the index of the named parameter's value, or an error
+// wrapping ErrParam if p has no such name or no value for it.
+func (p Params) valueIndex(name string) (int, error) {
+	i := p.Index(name)
+	if i < 0 {
+		return -1, fmt.Errorf("simulate: no parameter %q (have %v): %w", name, p.Names, ErrParam)
+	}
+	if i >= len(p.Values) {
+		return -1, fmt.Errorf("simulate: parameter %q is name %d of %d, but there are %d values: %w",
+			name, i+1, len(p.Names), len(p.Values), ErrParam)
+	}
+	return i, nil
 }
 
 // Clone returns a deep copy of p.
@@ -173,7 +187,8 @@ type Env interface {
 	// Params returns a copy of the environment's parameter vector θ.
 	Params() Params
 	// SetParams sets the parameters named in p to its values; parameters
-	// not named keep theirs. An unknown name, a value outside its domain,
+	// not named keep theirs. Names and Values of different lengths, a name
+	// given twice, an unknown name, a value outside its domain,
 	// or reward parameters under which the reward of every agent working on
 	// one task is infinite or invalid (where the environment can reach such
 	// efforts) is an error wrapping ErrParam and changes nothing.

@@ -29,6 +29,11 @@ const DefaultForagingSteps = 50
 // MaxForagingCells is the largest grid (Width·Height) Foraging accepts.
 const MaxForagingCells = 1 << 20
 
+// MaxForagingLevel is the largest item level, in the configuration and in
+// SetParams (levels travel as float64 parameters and are kept as int; an
+// item above N, the number of agents, can never be collected anyway).
+const MaxForagingLevel = 1<<31 - 1
+
 // ForagingConfig configures a Foraging environment.
 type ForagingConfig struct {
 	// Batch is B, the number of independent episodes run together.
@@ -38,7 +43,8 @@ type ForagingConfig struct {
 	// Width and Height are the sizes of the grid; cells have integer
 	// coordinates (x, y), 0 <= x < Width, 0 <= y < Height.
 	Width, Height int
-	// Levels holds the level L_j >= 1 of each item; M = len(Levels).
+	// Levels holds the level L_j of each item, in [1, MaxForagingLevel];
+	// M = len(Levels).
 	Levels []int
 	// EpisodeLength is the number of steps of an episode; 0 means
 	// DefaultForagingSteps.
@@ -143,8 +149,8 @@ func NewForaging(cfg ForagingConfig) (*Foraging, error) {
 	e.levels = make([]int, m)
 	e.names = make([]string, m)
 	for j, l := range cfg.Levels {
-		if l < 1 {
-			return nil, fmt.Errorf("simulate: foraging item %d has level %d (need >= 1): %w", j, l, ErrConfig)
+		if l < 1 || l > MaxForagingLevel {
+			return nil, fmt.Errorf("simulate: foraging item %d has level %d (need an integer in [1, %d]): %w", j, l, MaxForagingLevel, ErrConfig)
 		}
 		e.levels[j] = l
 		e.names[j] = "L[" + strconv.Itoa(j) + "]"
@@ -223,19 +229,19 @@ func (e *Foraging) paramIndex(name string) int {
 }
 
 // SetParams sets the named item levels (all or nothing). An unknown name,
-// or a value that is not an integer in [1, 2^31), is an error wrapping
+// or a value that is not an integer in [1, MaxForagingLevel], is an error wrapping
 // ErrParam.
 func (e *Foraging) SetParams(p Params) error {
-	if len(p.Names) != len(p.Values) {
-		return fmt.Errorf("simulate: foraging: %d names and %d values: %w", len(p.Names), len(p.Values), ErrParam)
+	if err := checkParamList("foraging", p); err != nil {
+		return err
 	}
 	for k, name := range p.Names {
 		v := p.Values[k]
 		if e.paramIndex(name) < 0 {
 			return fmt.Errorf("simulate: foraging has no parameter %q (have %v): %w", name, e.names, ErrParam)
 		}
-		if !(v >= 1 && v < 1<<31) || v != math.Trunc(v) {
-			return fmt.Errorf("simulate: foraging: parameter %q = %v must be an integer level >= 1: %w", name, v, ErrParam)
+		if !(v >= 1 && v <= MaxForagingLevel) || v != math.Trunc(v) {
+			return fmt.Errorf("simulate: foraging: parameter %q = %v must be an integer level in [1, %d]: %w", name, v, MaxForagingLevel, ErrParam)
 		}
 	}
 	for k, name := range p.Names {

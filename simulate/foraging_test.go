@@ -338,6 +338,7 @@ func TestForagingErrors(t *testing.T) {
 		{func(c *simulate.ForagingConfig) { c.Levels = nil }, "0 items"},
 		{func(c *simulate.ForagingConfig) { c.Width = 0 }, "0x2 grid"},
 		{func(c *simulate.ForagingConfig) { c.Levels = []int{1, 0} }, "item 1 has level 0"},
+		{func(c *simulate.ForagingConfig) { c.Levels = []int{1 << 31, 1} }, "item 0 has level 2147483648 (need an integer in [1, 2147483647])"},
 		{func(c *simulate.ForagingConfig) { c.EpisodeLength = -3 }, "episode length -3"},
 		{func(c *simulate.ForagingConfig) { c.Agents = 5 }, "fewer than the 5 agents + 2 items"},
 		{func(c *simulate.ForagingConfig) { c.Width, c.Height = 1<<11, 1<<10 }, "MaxForagingCells"},
@@ -398,6 +399,13 @@ func TestForagingErrors(t *testing.T) {
 		bfWantErr(t, e.SetParams(p), simulate.ErrParam)
 	}
 	bfWantErr(t, e.SetParams(simulate.Params{Names: []string{"L[1]"}, Values: []float64{0.5}}), simulate.ErrParam, `"L[1]" = 0.5`)
+	bfWantErr(t, e.SetParams(simulate.Params{Names: []string{"L[1]"}, Values: []float64{1 << 31}}), simulate.ErrParam, `"L[1]" = 2.147483648e+09`, "[1, 2147483647]")
+	if err := e.SetParams(simulate.Params{Names: []string{"L[1]"}, Values: []float64{simulate.MaxForagingLevel}}); err != nil || e.Levels()[1] != simulate.MaxForagingLevel {
+		t.Errorf("SetParams(L[1] = MaxForagingLevel): %v, levels %v", err, e.Levels())
+	}
+	if err := e.SetParams(simulate.Params{Names: []string{"L[1]"}, Values: []float64{2}}); err != nil {
+		t.Fatal(err)
+	}
 	if l := e.Levels(); l[0] != 1 || l[1] != 2 || !bfEqualBits(obs, e.Obs()) {
 		t.Errorf("failed SetParams changed the levels: %v", l)
 	}

@@ -136,8 +136,8 @@ func (g *MatrixGame) Params() Params {
 
 // SetParams sets the named reward parameters (all or nothing).
 func (g *MatrixGame) SetParams(p Params) error {
-	if len(p.Names) != len(p.Values) {
-		return fmt.Errorf("simulate: %d names and %d values: %w", len(p.Names), len(p.Values), ErrParam)
+	if err := checkParamList(g.Name(), p); err != nil {
+		return err
 	}
 	r := g.reward
 	for k, n := range p.Names {

@@ -160,6 +160,22 @@ func rewardSlots(r *aggregators.Reward, m int, selected []string) (slotU int, sl
 	return slotU, slotT
 }
 
+// checkParamList returns an error wrapping ErrParam if p has not one value
+// per name or names a parameter twice, for SetParams of the environment env.
+func checkParamList(env string, p Params) error {
+	if len(p.Names) != len(p.Values) {
+		return fmt.Errorf("simulate: %s: %d names and %d values: %w", env, len(p.Names), len(p.Values), ErrParam)
+	}
+	seen := make(map[string]bool, len(p.Names))
+	for _, n := range p.Names {
+		if seen[n] {
+			return fmt.Errorf("simulate: %s: parameter %q given twice: %w", env, n, ErrParam)
+		}
+		seen[n] = true
+	}
+	return nil
+}
+
 // selectParams maps the requested parameter names to their positions in
 // all, with an error wrapping ErrParam for an unknown or repeated name.
 func selectParams(env string, all Params, names []string) error {

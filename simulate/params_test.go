@@ -93,3 +93,63 @@ func TestInvalidOperatorParams(t *testing.T) {
 		}
 	}
 }
+
+// TestSetParamsList checks that every environment refuses a parameter
+// list with a name given twice (which value would win?) or with as many
+// names as values but not the same count, names what is wrong, and changes
+// nothing; and that Params.Get and Set name the counts of a list whose
+// Names and Values differ in length.
+func TestSetParamsList(t *testing.T) {
+	matrix, err := NewMatrixGame(1, 2, 2, false, reward(t, "softmax(1)", "softmax(2)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blotto, err := NewBlotto(1, 2, 1, []aggregators.BlottoField{{V: 1, Troops: []float64{1}, Probs: []float64{1}}, {V: 2, Troops: []float64{1}, Probs: []float64{1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	foraging, err := NewForaging(ForagingConfig{Batch: 1, Agents: 2, Width: 3, Height: 2, Levels: []int{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	envs := []Env{
+		matrix, blotto, foraging,
+		newCapture(t, CaptureConfig{Batch: 1, Reward: reward(t, "softmax(1)", "softmax(2)")}),
+		newTag(t, TagConfig{Batch: 1, Reward: reward(t, "softmax(1)", "softmax(2)")}),
+	}
+	for _, env := range envs {
+		before := env.Params()
+		n := before.Names[0]
+		v := before.Values[0]
+		for _, tc := range []struct {
+			p       Params
+			mention string
+		}{
+			{Params{Names: []string{n, n}, Values: []float64{v, v}}, "given twice"},
+			{Params{Names: []string{n}, Values: []float64{v, v}}, "1 names and 2 values"},
+			{Params{Names: []string{n, before.Names[1]}, Values: []float64{v}}, "2 names and 1 values"},
+		} {
+			err := env.SetParams(tc.p)
+			if !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), tc.mention) || !strings.Contains(err.Error(), env.Name()) {
+				t.Errorf("%s: SetParams(%v) = %v, want ErrParam naming %s and %q", env.Name(), tc.p, err, env.Name(), tc.mention)
+			}
+		}
+		after := env.Params()
+		for k := range before.Values {
+			if math.Float64bits(after.Values[k]) != math.Float64bits(before.Values[k]) {
+				t.Errorf("%s: failed SetParams changed %s from %v to %v", env.Name(), before.Names[k], before.Values[k], after.Values[k])
+			}
+		}
+	}
+
+	short := Params{Names: []string{"a", "b"}, Values: []float64{1}}
+	if _, err := short.Get("b"); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), "name 2 of 2, but there are 1 values") {
+		t.Errorf("Get from %v: %v", short, err)
+	}
+	if err := short.Set("b", 3); !errors.Is(err, ErrParam) || !strings.Contains(err.Error(), "name 2 of 2, but there are 1 values") {
+		t.Errorf("Set in %v: %v", short, err)
+	}
+	if v, err := short.Get("a"); err != nil || v != 1 {
+		t.Errorf("Get(a) from %v = %v, %v", short, v, err)
+	}
+}

@@ -350,8 +350,8 @@ func (g *Tag) Params() Params {
 
 // SetParams sets the named parameters (all or nothing).
 func (g *Tag) SetParams(p Params) error {
-	if len(p.Names) != len(p.Values) {
-		return fmt.Errorf("simulate: %d names and %d values: %w", len(p.Names), len(p.Values), ErrParam)
+	if err := checkParamList("tag", p); err != nil {
+		return err
 	}
 	r := g.reward
 	drag, chaserForce, escForce, cs, es := g.drag, g.force, g.escForce, g.chaserSpeed, g.escSpeed
