@@ -428,7 +428,7 @@ func (s HetGPSSpec) gradEnv() (simulate.DifferentiableEnv, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	env, err := s.Run.maker()(s.GradEpisodes)
+	env, err := s.Run.maker().make(s.GradEpisodes)
 	if err != nil {
 		return nil, err
 	}

@@ -151,7 +151,7 @@ func (t *Team) evaluate(episodes int, seed int64) (*simulate.EffortProfile, erro
 		return nil, fmt.Errorf("learn: evaluate %d episodes, want >= 1: %w", episodes, ErrConfig)
 	}
 	if t.upd.evalEnv == nil || t.upd.evalEnv.Batch() != episodes {
-		env, err := t.upd.newEnv(episodes)
+		env, err := t.upd.newEnv.make(episodes)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +172,7 @@ func (t *Team) Profile(params simulate.Params, episodes int, seed int64) (*simul
 	if episodes < 1 {
 		return nil, fmt.Errorf("learn: profile %d episodes, want >= 1: %w", episodes, ErrConfig)
 	}
-	env, err := t.upd.newEnv(episodes)
+	env, err := t.upd.newEnv.make(episodes)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/hetgain/hetgain/simulate"
 )
@@ -11,6 +12,26 @@ import (
 // call must return an environment of the same sizes and parameters;
 // EnvSpec.New is one.
 type EnvMaker func(batch int) (simulate.Env, error)
+
+// make calls mk and returns its error, or an error wrapping ErrConfig if
+// it returned a nil environment (or a nil pointer of an environment type)
+// or one whose batch is not batch.
+func (mk EnvMaker) make(batch int) (simulate.Env, error) {
+	env, err := mk(batch)
+	if err != nil {
+		return nil, err
+	}
+	if env == nil {
+		return nil, fmt.Errorf("learn: EnvMaker returned a nil environment: %w", ErrConfig)
+	}
+	if v := reflect.ValueOf(env); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, fmt.Errorf("learn: EnvMaker returned a nil %T: %w", env, ErrConfig)
+	}
+	if env.Batch() != batch {
+		return nil, fmt.Errorf("learn: EnvMaker returned an environment of batch %d for %d: %w", env.Batch(), batch, ErrConfig)
+	}
+	return env, nil
+}
 
 // Team is one team of N agents learning by PPO in an environment: its
 // actors (one per agent, or one shared), its critic(s), their optimizers,
@@ -58,7 +79,7 @@ func NewTeam(newEnv EnvMaker, cfg Config) (*Team, error) {
 	t := &Team{cfg: cfg}
 	t.upd.newEnv = newEnv
 	for w := 0; w < cfg.Workers; w++ {
-		env, err := newEnv(cfg.Envs)
+		env, err := newEnv.make(cfg.Envs)
 		if err != nil {
 			return nil, err
 		}
@@ -106,15 +127,10 @@ func checkOwnRewards(cfg Config, env simulate.Env) error {
 	return nil
 }
 
-// adopt checks that env fits the team (the first one sets the sizes).
+// adopt checks that env, from EnvMaker.make, fits the team (the first one
+// sets the sizes).
 func (t *Team) adopt(env simulate.Env) error {
-	if env == nil {
-		return fmt.Errorf("learn: EnvMaker returned a nil environment: %w", ErrConfig)
-	}
 	sp := env.ActionSpace()
-	if env.Batch() != t.cfg.Envs {
-		return fmt.Errorf("learn: EnvMaker returned an environment of batch %d for %d: %w", env.Batch(), t.cfg.Envs, ErrConfig)
-	}
 	if err := checkOwnRewards(t.cfg, env); err != nil {
 		return err
 	}

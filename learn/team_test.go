@@ -31,6 +31,13 @@ func TestNewTeamErrors(t *testing.T) {
 	if _, err := NewTeam(func(int) (simulate.Env, error) { return nil, nil }, Config{}); !errors.Is(err, ErrConfig) {
 		t.Errorf("maker of nil environments: %v, want ErrConfig", err)
 	}
+	typedNil := func(int) (simulate.Env, error) {
+		var g *simulate.MatrixGame
+		return g, nil
+	}
+	if _, err := NewTeam(typedNil, Config{}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "nil *simulate.MatrixGame") {
+		t.Errorf("maker of typed-nil environments: %v, want ErrConfig naming the type", err)
+	}
 	// An environment with nothing to observe.
 	blind := func(b int) (simulate.Env, error) {
 		env, err := matrixMaker(2, 2, false, "min", "max")(b)

@@ -468,12 +468,19 @@ func checkEpisodeLength(env string, steps int) error {
 }
 
 // nilEnv reports whether env is nil or a nil pointer.
-func nilEnv(env Env) bool {
-	if env == nil {
+func nilEnv(env Env) bool { return isNil(env) }
+
+// isNil reports whether x is nil or holds a nil pointer, map, slice or
+// func (a typed nil, whose methods would panic with a nil dereference).
+func isNil(x any) bool {
+	if x == nil {
 		return true
 	}
-	v := reflect.ValueOf(env)
-	return v.Kind() == reflect.Pointer && v.IsNil()
+	switch v := reflect.ValueOf(x); v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Interface, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
 }
 
 // errNilEnv is the error of the functions that take an environment when it

@@ -252,10 +252,14 @@ func (p UniformDiscrete) Validate(agents, obsDim, actDim int) error {
 	return nil
 }
 
-// validatePolicy runs pol's Validate if it has one.
+// validatePolicy returns an error wrapping ErrConfig if pol is nil or a
+// typed nil, and otherwise runs pol's Validate if it has one.
 func validatePolicy(pol Policy, env Env) error {
 	if pol == nil {
 		return fmt.Errorf("simulate: nil policy: %w", ErrConfig)
+	}
+	if isNil(pol) {
+		return fmt.Errorf("simulate: nil policy of type %T: %w", pol, ErrConfig)
 	}
 	if v, ok := pol.(PolicyValidator); ok {
 		return v.Validate(env.Agents(), env.ObsDim(), env.ActionSpace().Width())

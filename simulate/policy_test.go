@@ -117,6 +117,16 @@ func TestGradientErrors(t *testing.T) {
 	if _, err := Rollout(c, nil, 0, nil); !errors.Is(err, ErrConfig) {
 		t.Errorf("nil policy: %v", err)
 	}
+	// A typed nil is refused the same way, not dereferenced.
+	var typedNil *LinearTanh
+	if _, err := Rollout(c, typedNil, 0, nil); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "nil policy of type *simulate.LinearTanh") {
+		t.Errorf("typed-nil policy in Rollout: %v", err)
+	}
+	for _, env := range []DifferentiableEnv{g, c, newTag(t, TagConfig{Batch: 1})} {
+		if _, _, err := ReturnGradient(env, typedNil, 1, nil); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "nil policy") {
+			t.Errorf("%s: typed-nil policy in ReturnGradient: %v", env.Name(), err)
+		}
+	}
 	// With K = 0 the return is still computed.
 	ret, grad, err := ReturnGradient(c, c.SeekerPolicy(1, 0, 0, true), 3, nil)
 	if err != nil || len(ret) != 1 || len(grad[0]) != 0 {
