@@ -57,3 +57,14 @@ func BenchmarkRewardGradient(b *testing.B) {
 		benchSink = g.At(0, 0)
 	}
 }
+
+func BenchmarkPowerMeanGradient(b *testing.B) {
+	x := unitPoint(rand.New(rand.NewSource(43)), 8)
+	op := PowerMean{T: 0.5}
+	dst := make([]float64, len(x))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		dst = op.Gradient(dst, x)
+	}
+	benchSink = dst[0]
+}

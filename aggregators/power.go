@@ -145,25 +145,72 @@ func (op PowerMean) Gradient(dst, x []float64) []float64 {
 	if t < 1 {
 		x = raiseBelowFloor(x)
 	}
-	lm := logPowerMean(x, t)
-	m := math.Exp(lm)
-	for k, v := range x {
-		switch {
-		case math.IsInf(lm, -1): // x = 0 and t >= 1
+	switch {
+	case sumOf(x) == 0: // x = 0 and t >= 1
+		for k := range dst {
 			dst[k] = math.Pow(n, -1/t)
-		case t == 1: // the arithmetic mean
-			dst[k] = 1 / n
-		case m < minNormal:
-			// M_t subnormal or underflowed: m is too coarse for the ratio,
-			// so take it in logarithms (ln 0 = -Inf gives 0 for t > 1).
-			dst[k] = math.Exp((t-1)*(logx(v)-lm)) / n
-		case t == 0:
-			dst[k] = m / (n * v)
-		default:
-			dst[k] = powx(v/m, t-1) / n
 		}
+	case t == 1: // the arithmetic mean
+		for k := range dst {
+			dst[k] = 1 / n
+		}
+	case math.Abs(t) < tinyExponent: // M_t is M_0 to rounding (logPowerMean)
+		geometricMeanGradient(dst, x)
+	default:
+		powerMeanGradient(dst, x, t)
 	}
 	return dst
+}
+
+// powerMeanGradient fills dst with the gradient of M_t at x for t not 0
+// or 1 (x positive for t < 1, not all zero for t > 1):
+//
+//	∂M_t/∂x_k = (1/n) (x_k/M_t)^(t-1) = (1/n) exp((t-1)(l_k - L/t)),
+//
+// with p the largest coordinate for t > 0 and the smallest for t < 0,
+// l_i = ln(x_i/p) (logRatio) and L = ln((1/n) sum_i exp(t l_i)), so that
+// L/t = ln(M_t/p). For |t| in the millions, x_k/M_t rounded to float64
+// would be off by |t| ulps in its power; l_k - L/t is exact to rounding
+// where x_k is close to p, which is where the power matters.
+func powerMeanGradient(dst, x []float64, t float64) {
+	p := maxOf(x)
+	if t < 0 {
+		p = minOf(x)
+	}
+	l, z := dst, make([]float64, len(x)) // dst holds l until the end
+	for i, v := range x {
+		l[i] = logRatio(v, p)
+		z[i] = t * l[i] // at most 0: p is the dominant coordinate
+	}
+	lt := logMeanExp(z) / t
+	for k := range x {
+		dst[k] = math.Exp((t-1)*(l[k]-lt)) / float64(len(x))
+	}
+}
+
+// logRatio returns ln(v/p) for v >= 0 and p > 0, through log1p((v-p)/p)
+// where v is within a factor 2 of p (v - p is then exact) and as
+// ln v - ln p elsewhere (v/p could underflow).
+func logRatio(v, p float64) float64 {
+	if v >= p/2 && v <= 2*p {
+		return math.Log1p((v - p) / p)
+	}
+	return logx(v) - logx(p)
+}
+
+// geometricMeanGradient fills dst with the gradient M_0/(n x_k) of the
+// geometric mean M_0 at positive x, in logarithms where M_0 is subnormal.
+func geometricMeanGradient(dst, x []float64) {
+	n := float64(len(x))
+	lm := logPowerMean(x, 0)
+	m := math.Exp(lm)
+	for k, v := range x {
+		if m < minNormal {
+			dst[k] = math.Exp(lm-logx(v)) / n
+		} else {
+			dst[k] = m / (n * v)
+		}
+	}
 }
 
 // Param returns t.
