@@ -3,6 +3,7 @@ package aggregators
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -23,7 +24,8 @@ var Families = []string{
 // space inside a name or a number is an error ("softmax(1 0)" is not
 // softmax(10)). The error names what is wrong with spec; it wraps ErrParam (or,
 // for a malformed blotto distribution, the error of NewBlottoField) when the
-// parameter is missing, superfluous, not a number or outside the family's
+// parameter is missing, superfluous, not a number, beyond the range of
+// float64, so small that it would round to 0, or outside the family's
 // domain.
 func Parse(spec string) (Operator, error) {
 	name, arg, hasArg := strings.Cut(strings.ToLower(spec), "(")
@@ -50,12 +52,9 @@ func Parse(spec string) (Operator, error) {
 	if !hasArg {
 		return nil, fmt.Errorf("aggregators: operator %q: %s needs a parameter, as in %s(1): %w", spec, name, name, ErrParam)
 	}
-	t, err := strconv.ParseFloat(arg, 64)
-	if errors.Is(err, strconv.ErrRange) {
-		return nil, fmt.Errorf("aggregators: operator %q: parameter %q is beyond the range of float64 (write inf for the limit): %w", spec, arg, ErrParam)
-	}
+	t, err := parseNumber(arg)
 	if err != nil {
-		return nil, fmt.Errorf("aggregators: operator %q: parameter %q is not a number: %w", spec, arg, ErrParam)
+		return nil, fmt.Errorf("aggregators: operator %q: parameter %w", spec, err)
 	}
 	op, err := build(t)
 	if err != nil {
@@ -92,23 +91,55 @@ func parseBlotto(spec, arg string) (Operator, error) {
 		return nil, fmt.Errorf("aggregators: operator %q: want blotto(V; a1:p1, a2:p2, ...): %w", spec, ErrParam)
 	}
 	value = strings.TrimSpace(value)
-	v, err := strconv.ParseFloat(value, 64)
+	v, err := parseNumber(value)
 	if err != nil {
-		return nil, fmt.Errorf("aggregators: operator %q: value %q is not a number: %w", spec, value, ErrParam)
+		return nil, fmt.Errorf("aggregators: operator %q: value %w", spec, err)
 	}
 	var troops, probs []float64
 	for _, pair := range strings.Split(dist, ",") {
-		a, p, ok := strings.Cut(pair, ":")
-		av, errA := strconv.ParseFloat(strings.TrimSpace(a), 64)
-		pv, errP := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if !ok || errA != nil || errP != nil {
-			return nil, fmt.Errorf("aggregators: operator %q: %q is not troops:probability: %w", spec, strings.TrimSpace(pair), ErrParam)
+		a, p, err := parseTroopsProb(strings.TrimSpace(pair))
+		if err != nil {
+			return nil, fmt.Errorf("aggregators: operator %q: %q is not troops:probability: %w", spec, strings.TrimSpace(pair), err)
 		}
-		troops, probs = append(troops, av), append(probs, pv)
+		troops, probs = append(troops, a), append(probs, p)
 	}
 	op, err := NewBlottoField(v, troops, probs)
 	if err != nil {
 		return nil, fmt.Errorf("aggregators: operator %q: %w", spec, err)
 	}
 	return op, nil
+}
+
+// parseTroopsProb parses one "a:p" pair of a blotto distribution.
+func parseTroopsProb(pair string) (troops, prob float64, err error) {
+	a, p, ok := strings.Cut(pair, ":")
+	if !ok {
+		return 0, 0, fmt.Errorf("no colon: %w", ErrParam)
+	}
+	if troops, err = parseNumber(strings.TrimSpace(a)); err != nil {
+		return 0, 0, err
+	}
+	prob, err = parseNumber(strings.TrimSpace(p))
+	return troops, prob, err
+}
+
+// parseNumber parses the number s of a specification, with an error
+// wrapping ErrParam that quotes s and says whether it is not a number,
+// beyond the range of float64, or so small that it would round to 0 (a
+// parameter that silently became 0 would change the operator: softmax(0)
+// is the mean).
+func parseNumber(s string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%q is beyond the range of float64 (write inf for the limit): %w", s, ErrParam)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number: %w", s, ErrParam)
+	}
+	if v == 0 {
+		if b, _, err := big.ParseFloat(s, 0, 64, big.ToNearestEven); err == nil && b.Sign() != 0 {
+			return 0, fmt.Errorf("%q is too small for float64: it would round to 0 (write 0 for 0): %w", s, ErrParam)
+		}
+	}
+	return v, nil
 }

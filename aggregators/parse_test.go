@@ -108,6 +108,11 @@ func TestParseErrors(t *testing.T) {
 		{"softmax(1,2)", true, "not a number"},
 		{"softmax(1e400)", true, `parameter "1e400" is beyond the range of float64`},
 		{"powermean(-1e999)", true, "beyond the range"},
+		{"softmax(1e-400)", true, `parameter "1e-400" is too small for float64: it would round to 0`},
+		{"powermean(-0x1p-2000)", true, "round to 0"},
+		{"blotto(1e309; 0.5:1)", true, `value "1e309" is beyond the range of float64`},
+		{"blotto(1; 1e-999:1)", true, `"1e-999" is too small`},
+		{"blotto(1; 0.5:1e400)", true, `"0.5:1e400" is not troops:probability: "1e400" is beyond the range`},
 		{"softmax(1", false, "closing parenthesis"},
 		{"min(1)", true, "takes no parameter"},
 		{"max()", true, "takes no parameter"},
@@ -183,7 +188,7 @@ func TestParseErrors(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	for _, s := range append([]string{"", "(", ")", "min(", "softmax()", "softmax(2", "softmax(2))", "softmax(nan)",
 		"powersum(-1)", "powermean(-inf)", "lse(0)", "level(-1)", "blotto(1;0.5:1)", "blotto(1;0.5:0.5,2:0.6)",
-		"blotto(;)", "SoftMax ( 1e-300 )", "powersum(0x1p-3)", "softmax(1_0)", "max(1)", "foo(1)"}, Families...) {
+		"blotto(;)", "SoftMax ( 1e-300 )", "powersum(0x1p-3)", "softmax(1_0)", "max(1)", "foo(1)", "softmax(1e-400)", "blotto(1e309;1:1)"}, Families...) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
