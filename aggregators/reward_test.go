@@ -660,3 +660,31 @@ func TestNilReward(t *testing.T) {
 		t.Errorf("InnerFor(0) on a nil *Reward: panic %q, want one naming the nil *Reward", msg)
 	}
 }
+
+// TestBlottoFieldProbsOffOne checks that probabilities whose sum is off 1
+// by less than validation's 1e-9 are normalised: T never exceeds V, and
+// in between it is V times the normalised probability.
+func TestBlottoFieldProbsOffOne(t *testing.T) {
+	for _, probs := range [][]float64{{0.5, 0.5 + 5e-10}, {0.5, 0.5 - 5e-10}, {0.1, 0.2, 0.7 + 9e-10}} {
+		f, err := NewBlottoField(3, []float64{0, 1, 2}[:len(probs)], probs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Value([]float64{5, 5}); got != 3 {
+			t.Errorf("%v: Value above every troop count = %v, want V = 3 exactly", f, got)
+		}
+		if got, want := f.ParamDerivative([]float64{5, 5}), 1.0; got != want {
+			t.Errorf("%v: ∂T/∂V above every troop count = %v, want 1", f, got)
+		}
+		norm := f.NormalizedProbs()
+		if s := sumOf(norm); math.Abs(s-1) > 2e-16 {
+			t.Errorf("%v: NormalizedProbs %v sum to %v", f, norm, s)
+		}
+		if got, want := f.Value([]float64{0.5}), 3*probs[0]/sumOf(probs); math.Abs(got-want) > 1e-15 {
+			t.Errorf("%v: Value between the first two troop counts = %v, want %v", f, got, want)
+		}
+	}
+	if p := (BlottoField{V: 1, Troops: []float64{1}, Probs: []float64{0}}).NormalizedProbs(); p != nil {
+		t.Errorf("NormalizedProbs of zero probabilities = %v, want nil", p)
+	}
+}

@@ -22,7 +22,7 @@ import (
 type BlottoField struct {
 	V      float64   // value of the battlefield, >= 0
 	Troops []float64 // the adversary's possible troop counts
-	Probs  []float64 // their probabilities, summing to 1
+	Probs  []float64 // their probabilities, summing to 1 within 1e-9
 }
 
 // NewBlottoField returns a battlefield of value v against an adversary that
@@ -53,7 +53,8 @@ func (op BlottoField) validate() error {
 	return nil
 }
 
-// Value returns V * P[sum(x) > a].
+// Value returns V * P[sum(x) > a], with the probabilities normalised to
+// sum to 1 (NormalizedProbs): it is at most V.
 func (op BlottoField) Value(x []float64) float64 {
 	mustCheck(op, x)
 	return op.V * op.winProbability(symmetricSum(x))
@@ -107,14 +108,32 @@ func entry(v []float64, k int) string {
 	return fmt.Sprint(v[k])
 }
 
+// NormalizedProbs returns Probs divided by their sum: the distribution of
+// the adversary's troops that Value uses, so that a sum off 1 by rounding
+// (validation allows 1e-9) never lets T exceed V. It returns nil if the
+// probabilities sum to 0.
+func (op BlottoField) NormalizedProbs() []float64 {
+	s := sumOf(op.Probs)
+	if !(s > 0) {
+		return nil
+	}
+	out := make([]float64, len(op.Probs))
+	for k, p := range op.Probs {
+		out[k] = p / s
+	}
+	return out
+}
+
+// winProbability returns P[s > a] under NormalizedProbs.
 func (op BlottoField) winProbability(s float64) float64 {
-	p := 0.0
+	p, total := 0.0, 0.0
 	for k, a := range op.Troops {
+		total += op.Probs[k]
 		if s > a {
 			p += op.Probs[k]
 		}
 	}
-	return p
+	return math.Min(1, p/total)
 }
 
 // LevelThreshold is the inner aggregator of level-based foraging (the

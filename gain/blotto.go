@@ -105,11 +105,12 @@ func fieldOptions(f aggregators.BlottoField) []blottoOption {
 		idx[k] = k
 	}
 	sort.Slice(idx, func(a, b int) bool { return f.Troops[idx[a]] < f.Troops[idx[b]] })
+	probs := f.NormalizedProbs()
 	opts := []blottoOption{{}}
 	p := 0.0 // P[a <= current level], or P[a < 0] before the first level
 	for pos, k := range idx {
 		a := f.Troops[k]
-		p += f.Probs[k]
+		p += probs[k]
 		if a < 0 {
 			opts[0].value = f.V * p
 			continue
@@ -117,7 +118,7 @@ func fieldOptions(f aggregators.BlottoField) []blottoOption {
 		if pos+1 < len(idx) && f.Troops[idx[pos+1]] == a {
 			continue // merge equal troop counts
 		}
-		opts = append(opts, blottoOption{level: a, contested: true, value: f.V * p})
+		opts = append(opts, blottoOption{level: a, contested: true, value: f.V * math.Min(1, p)})
 	}
 	return opts
 }

@@ -193,3 +193,19 @@ func TestBlottoOverflow(t *testing.T) {
 		t.Errorf("two fields of value 1e308, one won: %+v, %v; want 1e308", g, err)
 	}
 }
+
+// TestBlottoProbsOffOne checks that a field whose probabilities sum to
+// 1 + 9e-10 (within validation's tolerance) is worth at most V: two sure
+// wins on fields of value 1 give 2 to rounding, not more.
+func TestBlottoProbsOffOne(t *testing.T) {
+	f := aggregators.BlottoField{V: 1, Troops: []float64{0, 0.25}, Probs: []float64{0.5, 0.5 + 9e-10}}
+	g, err := gain.Blotto([]aggregators.BlottoField{f, f}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []float64{g.Het, g.Hom} {
+		if !(v <= 2 && v >= 2-1e-15) {
+			t.Errorf("Het %v, Hom %v; want 2 to rounding and at most 2", g.Het, g.Hom)
+		}
+	}
+}

@@ -41,7 +41,7 @@ func numKernelFor(op aggregators.Operator, temp, scale float64, size int, generi
 	case aggregators.LevelThreshold:
 		return numLevelSmooth{l: o.L, k: kt}, true
 	case aggregators.BlottoField:
-		return numBlottoSmooth{v: o.V, troops: o.Troops, probs: o.Probs, k: kt}, true
+		return numBlottoSmooth{v: o.V, troops: o.Troops, probs: o.NormalizedProbs(), k: kt}, true
 	}
 	switch k.(type) {
 	case numMin:
@@ -84,7 +84,7 @@ func numExactKernel(op aggregators.Operator, size int) (numKernel, bool) {
 	case aggregators.LevelThreshold:
 		return numLevel{l: o.L}, true
 	case aggregators.BlottoField:
-		return numBlotto{v: o.V, troops: o.Troops, probs: o.Probs}, true
+		return numBlotto{v: o.V, troops: o.Troops, probs: o.NormalizedProbs()}, true
 	}
 	return numGeneric{op: op}, false
 }

@@ -90,6 +90,7 @@ func NewBlotto(batch, agents, steps int, fields []aggregators.BlottoField) (*Blo
 		if c.V > MaxPhysical {
 			return nil, fmt.Errorf("simulate: blotto battlefield %d: value V = %v above MaxPhysical = %g: %w", j, c.V, MaxPhysical, ErrConfig)
 		}
+		c.Probs = c.NormalizedProbs() // the sampled and the expected rewards stay at most V
 		g.fields[j] = c
 		g.cum[j] = make([]float64, len(c.Probs))
 		s := 0.0

@@ -544,3 +544,21 @@ func BenchmarkBlotto(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*batch*n/b.Elapsed().Seconds(), "agent-steps/s")
 }
+
+// TestBlottoProbsOffOne checks that a battlefield whose probabilities sum
+// to 1 + 9e-10 (within validation's tolerance) is kept normalised, so that
+// the expected reward of a sure win is V, not more.
+func TestBlottoProbsOffOne(t *testing.T) {
+	f := aggregators.BlottoField{V: 2, Troops: []float64{0, 0.25}, Probs: []float64{0.5, 0.5 + 9e-10}}
+	g, err := simulate.NewBlotto(1, 1, 1, []aggregators.BlottoField{f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.Fields()[0].Probs
+	if s := p[0] + p[1]; math.Abs(s-1) > 2e-16 {
+		t.Errorf("Fields()[0].Probs = %v sum to %v, want 1", p, s)
+	}
+	if v, err := g.TeamReward().Value(mat.NewDense(1, 1, []float64{1})); err != nil || v > 2 || v < 2-1e-15 {
+		t.Errorf("expected reward of a sure win = %v, %v; want 2", v, err)
+	}
+}
