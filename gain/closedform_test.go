@@ -301,3 +301,19 @@ func TestClosedFormLarge(t *testing.T) {
 		t.Errorf("N = 2^30, M = 5: ΔR = %v, allocations %v %v", g.Delta, g.HetAlloc != nil, g.HomRow != nil)
 	}
 }
+
+// TestHomAllocShape checks HomAlloc against the allocation it replicates
+// and that a HomRow of the wrong width panics with a "gain: " message
+// instead of building a matrix of another shape.
+func TestHomAllocShape(t *testing.T) {
+	g := gain.Gains{HetAlloc: mat.NewDense(3, 2, nil), HomRow: mat.NewDense(1, 2, []float64{0.25, 0.75})}
+	if a := g.HomAlloc(); !mat.Equal(a, mat.NewDense(3, 2, []float64{0.25, 0.75, 0.25, 0.75, 0.25, 0.75})) {
+		t.Errorf("HomAlloc = %v", mat.Formatted(a))
+	}
+	for _, row := range []*mat.Dense{mat.NewDense(1, 3, nil), mat.NewDense(2, 2, nil)} {
+		g.HomRow = row
+		if msg := panicText(func() { g.HomAlloc() }); !strings.HasPrefix(msg, "gain: Gains.HomRow is") {
+			t.Errorf("HomAlloc with a %d×%d HomRow: panic %q", row.RawMatrix().Rows, row.RawMatrix().Cols, msg)
+		}
+	}
+}

@@ -66,12 +66,15 @@ type Gains struct {
 
 // HomAlloc returns the N×M homogeneous allocation whose rows all equal
 // HomRow, with N the number of rows of HetAlloc. It returns nil if either
-// field is nil.
+// field is nil, and panics if HomRow is not 1×M for the M of HetAlloc.
 func (g Gains) HomAlloc() *mat.Dense {
 	if g.HomRow == nil || g.HetAlloc == nil {
 		return nil
 	}
-	n, _ := g.HetAlloc.Dims()
+	n, m := g.HetAlloc.Dims()
+	if r, c := g.HomRow.Dims(); r != 1 || c != m {
+		panic(fmt.Sprintf("gain: Gains.HomRow is %d×%d, want 1×%d for the %d×%d HetAlloc", r, c, m, n, m))
+	}
 	return replicate(g.HomRow.RawRowView(0), n)
 }
 

@@ -81,7 +81,8 @@ type Cell struct {
 // SweepResult is the outcome of Sweep. The grids are indexed [i][j] with
 // i indexing OuterParams (τ, the y axis of the paper's figure) and j
 // indexing InnerParams (t, the x axis), so Gain is the Z of a heat map
-// with x = t and y = τ.
+// with x = t and y = τ. Cells, Frame and Grid panic if a grid does not
+// have that shape (a SweepResult edited after Sweep).
 type SweepResult struct {
 	Outer, Inner             string
 	OuterParams, InnerParams []float64
@@ -119,9 +120,38 @@ func (r SweepResult) Missing() int {
 // Complete reports whether every cell is Done.
 func (r SweepResult) Complete() bool { return r.Missing() == 0 }
 
+// checkShape panics with a "gain: " message naming the field if one of
+// the grids of r (RHet, RHom, Gain, Done and Bound when not nil) is not
+// len(OuterParams) × len(InnerParams): a SweepResult that Sweep did not
+// make, or that was changed after.
+func (r SweepResult) checkShape() {
+	rows, cols := len(r.OuterParams), len(r.InnerParams)
+	check := func(name string, n int, width func(i int) int) {
+		if n != rows {
+			panic(fmt.Sprintf("gain: SweepResult.%s has %d rows for %d outer parameters", name, n, rows))
+		}
+		for i := 0; i < n; i++ {
+			if w := width(i); w != cols {
+				panic(fmt.Sprintf("gain: SweepResult.%s row %d has %d cells for %d inner parameters", name, i, w, cols))
+			}
+		}
+	}
+	for _, f := range []struct {
+		name string
+		grid [][]float64
+	}{{"RHet", r.RHet}, {"RHom", r.RHom}, {"Gain", r.Gain}} {
+		check(f.name, len(f.grid), func(i int) int { return len(f.grid[i]) })
+	}
+	check("Done", len(r.Done), func(i int) int { return len(r.Done[i]) })
+	if r.Bound != nil {
+		check("Bound", len(r.Bound), func(i int) int { return len(r.Bound[i]) })
+	}
+}
+
 // Cells returns the cells that are Done, in grid order (by I, then J).
 // Their allocations are not kept by Sweep and are nil.
 func (r SweepResult) Cells() []Cell {
+	r.checkShape()
 	var cells []Cell
 	for i, row := range r.Done {
 		for j, d := range row {
@@ -147,6 +177,7 @@ var SweepColumns = []string{"InnerParam", "OuterParam", "N", "M", "RHet", "RHom"
 //	Bound                   float  Theorem 3.4's lower bound on ΔR, only
 //	                               when Bound is not nil
 func (r SweepResult) Frame() dataframe.DataFrame {
+	r.checkShape()
 	var inner, outer, het, hom, gain, bound []float64
 	var ns, ms []int
 	for i, row := range r.Done {
@@ -177,6 +208,7 @@ func (r SweepResult) Frame() dataframe.DataFrame {
 // (t), y = OuterParams (τ) and z[i][j] = Gain[i][j] at (x[j], y[i]), NaN
 // where not Done. The slices are copies.
 func (r SweepResult) Grid() (x, y []float64, z [][]float64) {
+	r.checkShape()
 	x = append([]float64(nil), r.InnerParams...)
 	y = append([]float64(nil), r.OuterParams...)
 	z = make([][]float64, len(r.Gain))
@@ -291,15 +323,29 @@ func Sweep(spec SweepSpec) (SweepResult, error) {
 // CellSeed returns the seed that Sweep gives the cell with parameters
 // outer and inner when the sweep's Options.Seed is seed: a mix of the
 // three, so that neighbouring cells get unrelated random streams. Seed 0
-// means 1, as in Options, so the two give the same sweep.
+// means 1, as in Options, so the two give the same sweep; -0 and 0 give
+// the same seed, as do all NaNs.
 func CellSeed(seed int64, outer, inner float64) int64 {
 	if seed == 0 {
 		seed = 1
 	}
+	outer, inner = canonicalParam(outer), canonicalParam(inner)
 	h := sweepMix(uint64(seed))
 	h = sweepMix(h ^ math.Float64bits(outer))
 	h = sweepMix(h ^ math.Float64bits(inner))
 	return int64(h >> 1) // non-negative
+}
+
+// canonicalParam returns v with -0 as +0 and every NaN as math.NaN(), so
+// that parameters that compare (or print) alike get the same CellSeed.
+func canonicalParam(v float64) float64 {
+	switch {
+	case v == 0:
+		return 0
+	case math.IsNaN(v):
+		return math.NaN()
+	}
+	return v
 }
 
 // sweepMix is the finaliser of the SplitMix64 generator.

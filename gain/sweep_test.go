@@ -2,6 +2,7 @@ package gain_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -572,4 +573,77 @@ func TestFormatAllocation(t *testing.T) {
 	if len(gain.ExtremePairs()) != 9 {
 		t.Error("ExtremePairs does not have 9 pairs")
 	}
+}
+
+// TestCellSeedCanonical checks that parameters that compare equal get the
+// same seed (-0 and 0), that NaNs with different payloads do too, and that
+// a different parameter does not.
+func TestCellSeedCanonical(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	otherNaN := math.Float64frombits(0x7ff8000000000123)
+	for _, c := range [][4]float64{{0, 1, negZero, 1}, {2, 0, 2, negZero}, {math.NaN(), 1, otherNaN, 1}} {
+		if a, b := gain.CellSeed(7, c[0], c[1]), gain.CellSeed(7, c[2], c[3]); a != b {
+			t.Errorf("CellSeed(7, %v, %v) = %d, CellSeed(7, %v, %v) = %d", c[0], c[1], a, c[2], c[3], b)
+		}
+	}
+	if gain.CellSeed(7, 0, 1) == gain.CellSeed(7, 1, 0) || gain.CellSeed(7, 0, 1) == gain.CellSeed(7, 0, 2) {
+		t.Error("different cells share a seed")
+	}
+}
+
+// TestSweepResultShape checks that Cells, Frame and Grid of a SweepResult
+// whose grids were cut short panic with a message naming the field,
+// rather than with an index error.
+func TestSweepResultShape(t *testing.T) {
+	res, err := gain.Sweep(smallSpec(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		edit    func(r *gain.SweepResult)
+		mention string
+	}{
+		{func(r *gain.SweepResult) { r.Gain = r.Gain[:1] }, "SweepResult.Gain has 1 rows"},
+		{func(r *gain.SweepResult) { r.Done[1] = r.Done[1][:1] }, "SweepResult.Done row 1 has 1 cells"},
+		{func(r *gain.SweepResult) { r.InnerParams = append(r.InnerParams, 9) }, "SweepResult.RHet row 0"},
+		{func(r *gain.SweepResult) { r.Bound = [][]float64{{1}} }, "SweepResult.Bound has 1 rows"},
+	} {
+		for name, call := range map[string]func(r gain.SweepResult){
+			"Cells": func(r gain.SweepResult) { r.Cells() },
+			"Frame": func(r gain.SweepResult) { r.Frame() },
+			"Grid":  func(r gain.SweepResult) { r.Grid() },
+		} {
+			r := cloneSweep(res)
+			c.edit(&r)
+			msg := panicText(func() { call(r) })
+			if !strings.HasPrefix(msg, "gain: ") || !strings.Contains(msg, c.mention) {
+				t.Errorf("%s of an edited result panicked with %q, want a message naming %q", name, msg, c.mention)
+			}
+		}
+	}
+	if n := len(res.Cells()); n != res.Size() {
+		t.Errorf("Cells of the unedited result: %d, want %d", n, res.Size())
+	}
+}
+
+// cloneSweep copies the grids of r, so that edits do not reach r.
+func cloneSweep(r gain.SweepResult) gain.SweepResult {
+	c := r
+	c.InnerParams = append([]float64(nil), r.InnerParams...)
+	c.Done = make([][]bool, len(r.Done))
+	for i := range r.Done {
+		c.Done[i] = append([]bool(nil), r.Done[i]...)
+	}
+	return c
+}
+
+// panicText returns the message f panics with, or "" if it returns.
+func panicText(f func()) (msg string) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg = fmt.Sprint(p)
+		}
+	}()
+	f()
+	return ""
 }
