@@ -85,11 +85,12 @@ func Lorenz(x []float64) ([]float64, error) {
 	a := sortedDesc(x)
 	reverse(a)
 	l := make([]float64, len(a)+1)
-	s := 0.0
+	var sum compensatedSum // naive sums of 1e17, -1e17, 1, 1 give 0
 	for k, v := range a {
-		s += v
-		l[k+1] = s
+		sum.add(v)
+		l[k+1] = sum.value()
 	}
+	s := sum.value()
 	if !(s > 0) {
 		return nil, fmt.Errorf("schur: Lorenz curve: total %v is not positive: %w", s, aggregators.ErrRange)
 	}
@@ -208,3 +209,20 @@ func sum(x []float64) float64 {
 	}
 	return s
 }
+
+// compensatedSum is a running sum with Neumaier's compensation: the
+// rounding error of each addition is kept in c and added back, so that
+// cancellation between large terms does not lose the small ones.
+type compensatedSum struct{ s, c float64 }
+
+func (cs *compensatedSum) add(v float64) {
+	t := cs.s + v
+	if math.Abs(cs.s) >= math.Abs(v) {
+		cs.c += (cs.s - t) + v
+	} else {
+		cs.c += (v - t) + cs.s
+	}
+	cs.s = t
+}
+
+func (cs *compensatedSum) value() float64 { return cs.s + cs.c }

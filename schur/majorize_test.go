@@ -296,6 +296,28 @@ func TestLorenz(t *testing.T) {
 	}
 }
 
+// TestLorenzCancellation checks that large coordinates that cancel do not
+// swallow the small ones: the totals are 2 and 3, which naive summation in
+// ascending order loses (0, an error) or gets wrong (4).
+func TestLorenzCancellation(t *testing.T) {
+	for _, c := range []struct {
+		x     []float64
+		total float64
+	}{
+		{[]float64{1e17, -1e17, 1, 1}, 2},
+		{[]float64{1e16, -1e16, 3}, 3},
+	} {
+		l, err := Lorenz(c.x)
+		if err != nil {
+			t.Errorf("Lorenz(%v): %v", c.x, err)
+			continue
+		}
+		if want := -c.x[0] / c.total; l[1] != want || l[len(l)-1] != 1 {
+			t.Errorf("Lorenz(%v) = %v; want L_1 = %v (the smallest coordinate over the total %v) and L_n = 1", c.x, l, want, c.total)
+		}
+	}
+}
+
 // TestLorenzDominance checks that for vectors of equal sum x ≻ y holds
 // exactly when the Lorenz curve of x lies on or below that of y.
 func TestLorenzDominance(t *testing.T) {
