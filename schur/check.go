@@ -31,6 +31,13 @@ type gradienter interface {
 	Gradient(dst, x []float64) []float64
 }
 
+// noiseULPs is the number of ulps of the largest |value| below which
+// Check and CheckSumForm never resolve two values: the rounding of f.
+const noiseULPs = 64
+
+// epsilon is the machine epsilon of float64, 2^-52.
+const epsilon = 0x1p-52
+
 // Defaults of Options.
 const (
 	DefaultSeed        = 1
@@ -52,8 +59,11 @@ type Options struct {
 	Samples int
 
 	// Tol is the relative tolerance: two values of f count as equal when
-	// they differ by at most Tol times the largest |f| seen on the probe
-	// points (see Check). 0 means DefaultTol.
+	// they differ by at most Tol times the range of f (largest minus
+	// smallest value) on the probe points, plus 64 ulps of the largest |f|
+	// there; a pair refutes strictness only if its values are also equal
+	// within Tol times the larger of the two |values| plus those 64 ulps
+	// (see Check). 0 means DefaultTol.
 	Tol float64
 
 	// MinDistance is the smallest distance, relative to the domain's scale,
@@ -111,7 +121,8 @@ type Verdict struct {
 
 	// StrictlyConvex (StrictlyConcave) reports Convex (Concave), not both,
 	// and that no flat pair was found: no pair x ≻ y at distance at least
-	// MinDistance with |f(x) - f(y)| <= Tol. FlatPair holds the most
+	// MinDistance with |f(x) - f(y)| within Tol and within the pair's
+	// own relative tolerance (see Options.Tol). FlatPair holds the most
 	// distant flat pair found. Both are false when the strictness
 	// judgement is off.
 	StrictlyConvex, StrictlyConcave bool
@@ -163,7 +174,7 @@ func (v Verdict) String() string {
 			fmt.Fprintf(&b, "\n  not Schur-concave, x ≻ y but f(x) > f(y): %v", c)
 		}
 		if c := v.FlatPair; c != nil && v.Convex != v.Concave {
-			fmt.Fprintf(&b, "\n  not strict, x ≻ y but f(x) = f(y): %v", c)
+			fmt.Fprintf(&b, "\n  not strict, x ≻ y but f(x) = f(y) within the tolerance: %v", c)
 		}
 	}
 	fmt.Fprintf(&b, "\n  %d majorized pairs, seed %d, tolerance %.3g", v.Pairs, v.Seed, v.Tol)
@@ -174,7 +185,10 @@ func (v Verdict) String() string {
 }
 
 // Check searches dom for evidence of the Schur class of f in dimension n.
-// It evaluates f only at points of dom, and reports a counterexample only
+// It evaluates f only at points of dom (on a simplex whose total is not
+// on the grid of Domain.Sample, at points whose sum is less than one grid
+// spacing, about 2^-40 of the total, below it: Contains with tolerance 0
+// refuses them), and reports a counterexample only
 // for a pair it has evaluated; a class without a counterexample is evidence
 // from a randomised search, not a proof. The search is deterministic for a
 // given Options.Seed.
@@ -183,8 +197,11 @@ func (v Verdict) String() string {
 // reached from x by T-transforms on that grid, so x ≻ y holds exactly and
 // x and y have equal sums in floating point: functions of the sum alone,
 // such as step functions of it, compare exactly. Values count as equal
-// within the absolute tolerance Tol·F, where F is the largest |f| on the
-// probe points of stage 1 (0 if f vanishes there).
+// within the absolute tolerance Tol·(F_max − F_min) + 64·ε·F, where F_max
+// and F_min are the largest and smallest values of f on the probe points
+// of stage 1, F the largest |f| there and ε the machine epsilon: relative
+// to how much f varies, so that a large constant added to f does not hide
+// its variation, and never below the rounding of values of size F.
 //
 // The search has five stages; with Samples = S:
 //
@@ -211,7 +228,9 @@ func (v Verdict) String() string {
 //
 // Strictness is judged on the same pairs: a pair x ≻ y whose sorted
 // coordinates differ by at least MinDistance times the domain's scale and
-// whose values are equal within the tolerance refutes strictness. Such
+// whose values are equal within the tolerance, and within Tol times the
+// larger of |f(x)| and |f(y)| plus 64·ε·F, refutes strictness: values of
+// 3e-7 and 4e-9 are not equal, however large f is elsewhere. Such
 // evidence is blind to flat regions narrower than MinDistance and to
 // differences of values below the tolerance.
 //

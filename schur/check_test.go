@@ -487,3 +487,39 @@ func TestStructuredPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckTolerance checks the two sides of the tolerance: values that
+// vary little around a large constant are still told apart (relative to
+// the range of f, not to its size), and two small values far below the
+// largest |f| are not a flat pair (relative to the pair's own values).
+func TestCheckTolerance(t *testing.T) {
+	orthant, err := NewOrthant(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Σx⁵ ranges to about 4e4 on the orthant's probes; a pair with values
+	// 3e-7 and 4e-9 refuted strictness when equality was relative to that.
+	v, err := Check(aggregators.PowerSum{T: 5}, 3, orthant, nil)
+	if err != nil || v.Class() != aggregators.StrictlyConvex {
+		t.Errorf("powersum(5) on the orthant: %v, %v; want strictly Schur-convex", v, err)
+	}
+	// 1e12 + Σx²: f(1, 0) − f(1/2, 1/2) = 0.5 is 4000 ulps of 1e12 but
+	// was below the old tolerance of 1e-10·1e12 = 100.
+	offset := Func(func(x []float64) float64 { return 1e12 + x[0]*x[0] + x[1]*x[1] })
+	v, err = Check(offset, 2, UnitBox(), nil)
+	if err != nil || !v.Convex || v.Concave {
+		t.Errorf("1e12 + Σx² on the unit box: %v, %v; want Schur-convex and not Schur-concave", v, err)
+	}
+	if want := 64 * 0x1p-52 * (1e12 + 2); v.Tol < want || v.Tol > 1.01*want+1e-10*2 {
+		t.Errorf("1e12 + Σx²: tolerance %v, want 64 ulps of 1e12 plus 1e-10 of the range, about %v", v.Tol, want)
+	}
+	sv, err := CheckSumForm(func(x float64) float64 { return 1e12 + x*x }, 0, 1, nil)
+	if c := sv.Class(); err != nil || c != aggregators.Convex && c != aggregators.StrictlyConvex {
+		t.Errorf("CheckSumForm(1e12 + x²): %v, %v; want Schur-convex", sv, err)
+	}
+	// A constant is flat everywhere, whatever its size.
+	v, err = Check(Func(func([]float64) float64 { return 3e300 }), 3, UnitBox(), nil)
+	if err != nil || v.Class() != aggregators.Both {
+		t.Errorf("a constant: %v, %v; want Schur-convex and Schur-concave", v, err)
+	}
+}

@@ -89,7 +89,9 @@ func NewOrthant(scale float64) (Domain, error) {
 }
 
 // NewSimplex returns the simplex {x : x_i >= 0, x_1 + ... + x_n = total}.
-// Points are drawn uniformly on it. NewSimplex returns an error wrapping
+// Points are drawn uniformly on it, on the grid of Sample: their sum is
+// total rounded down to that grid (exactly total when total is a multiple
+// of its spacing, such as 1). NewSimplex returns an error wrapping
 // aggregators.ErrParam unless 1e-100 <= total <= aggregators.MaxInput
 // (1e100): a smaller total is too small for the grid of Sample.
 func NewSimplex(total float64) (Domain, error) {

@@ -36,6 +36,7 @@ type checker struct {
 	patterns []int // the unitPattern indices of the structured points (structured)
 
 	tol     float64 // absolute tolerance on values
+	noise   float64 // noiseULPs ulps of the largest |value| on the probes
 	minDist float64 // distance of pairs that count for strictness
 	minSep  float64 // smallest x_i - x_j in a Schur-Ostrowski quotient
 	fdStep  float64 // step of central differences, on the grid
@@ -122,7 +123,7 @@ func (p probes) at(k int, buf []float64) []float64 {
 }
 
 // probe evaluates f at the structured points and Samples/probeDivisor
-// random points, and sets the tolerance from the largest |f|.
+// random points, and sets the tolerance from their values.
 func (c *checker) probe() (probes, []float64) {
 	p := probes{c: c}
 	for k := c.opts.Samples / probeDivisor; k > 0; k-- {
@@ -131,13 +132,11 @@ func (c *checker) probe() (probes, []float64) {
 		p.random = append(p.random, x)
 	}
 	values := make([]float64, p.len())
-	scale := 0.0
 	buf := make([]float64, c.sp.n)
 	for k := range values {
 		values[k] = value(c.f, p.at(k, buf))
-		scale = math.Max(scale, math.Abs(values[k]))
 	}
-	c.tol = c.opts.Tol * scale
+	c.tol, c.noise = valueTolerance(values, c.opts.Tol)
 	c.v.Tol = c.tol
 	return p, values
 }
@@ -396,7 +395,7 @@ func (c *checker) record(x, y []float64, fx, fy float64) {
 		if ce := c.v.ConcaveCounterexample; ce == nil || d > ce.FX-ce.FY {
 			c.v.ConcaveCounterexample = newCounterexample(x, y, fx, fy)
 		}
-	case !c.opts.NoStrictness:
+	case !c.opts.NoStrictness && flat(d, c.opts.Tol, c.noise, fx, fy):
 		if dist := c.sortedDistance(x, y); dist >= c.minDist && dist > c.flatDist {
 			c.v.FlatPair, c.flatDist = newCounterexample(x, y, fx, fy), dist
 		}
@@ -610,4 +609,30 @@ func gradient(g gradienter, dst, x []float64) []float64 {
 		}
 	}()
 	return g.Gradient(dst, x)
+}
+
+// valueTolerance returns the absolute tolerance on values that Options.Tol
+// rel gives for the values of a function at the probe points:
+// rel·(max − min) + noise, and noise = noiseULPs·ε·max|value|.
+func valueTolerance(values []float64, rel float64) (tol, noise float64) {
+	lo, hi, scale := math.Inf(1), math.Inf(-1), 0.0
+	for _, v := range values {
+		lo, hi, scale = math.Min(lo, v), math.Max(hi, v), math.Max(scale, math.Abs(v))
+	}
+	if len(values) == 0 {
+		return 0, 0
+	}
+	noise = noiseULPs * epsilon * scale
+	return rel*hi - rel*lo + noise, noise // hi - lo may overflow
+}
+
+// flat reports whether a difference d of values within the tolerance is
+// also within the relative tolerance rel of the values themselves, plus
+// noise: only then does it refute strictness.
+func flat(d, rel, noise float64, values ...float64) bool {
+	scale := 0.0
+	for _, v := range values {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	return math.Abs(d) <= rel*scale+noise
 }

@@ -108,8 +108,10 @@ func (v SumFormVerdict) String() string {
 // It evaluates g on a dyadic grid of 1024 to 2048 cells and tests the
 // midpoint triples of the grid at every spacing 1, 2, 4, ... cells, then
 // Options.Samples random midpoint triples. Gaps count as zero within the
-// tolerance Tol·G, G the largest |g| on the grid. Strictness is refuted by
-// a triple wider than MinDistance·(hi - lo) with a zero gap, so affine
+// tolerance Tol·(G_max − G_min) + 64·ε·G, from the largest and smallest g
+// and the largest |g| on the grid (as for Check). Strictness is refuted by
+// a triple wider than MinDistance·(hi - lo) whose gap is zero within that
+// tolerance and within Tol times its largest |g| plus 64·ε·G, so affine
 // pieces narrower than that go unnoticed; as for Check, a verdict without
 // a counterexample is evidence, not proof.
 //
@@ -148,6 +150,7 @@ type sumFormChecker struct {
 	g         func(float64) float64
 	opts      Options
 	tol       float64
+	noise     float64 // noiseULPs ulps of the largest |g| on the grid
 	minWidth  float64
 	flatWidth float64
 	v         SumFormVerdict
@@ -162,13 +165,11 @@ func (s *sumFormChecker) run(lo, hi float64) {
 	cells := int(math.Floor((hi - first) / step))
 	xs := make([]float64, cells+1)
 	gs := make([]float64, cells+1)
-	scale := 0.0
 	for k := range xs {
 		xs[k] = first + float64(k)*step
 		gs[k] = s.eval(xs[k])
-		scale = math.Max(scale, math.Abs(gs[k]))
 	}
-	s.tol = s.opts.Tol * scale
+	s.tol, s.noise = valueTolerance(gs, s.opts.Tol)
 	s.v.Tol = s.tol
 	for m := 1; 2*m <= cells; m *= 2 {
 		for k := m; k+m <= cells; k++ {
@@ -208,7 +209,7 @@ func (s *sumFormChecker) record(t Triple) {
 		if w := s.v.ConcaveCounterexample; w == nil || gap > w.Gap() {
 			s.v.ConcaveCounterexample = &t
 		}
-	case !s.opts.NoStrictness:
+	case !s.opts.NoStrictness && flat(gap, s.opts.Tol, s.noise, t.GA, t.GB, t.GC):
 		if width := t.C - t.A; width >= s.minWidth && width > s.flatWidth {
 			s.v.FlatTriple, s.flatWidth = &t, width
 		}
