@@ -18,14 +18,15 @@ import (
 // value (strconv.FormatFloat(v, 'g', -1, 64)); ±Inf are written "+Inf" and
 // "-Inf", and missing values "NaN", as gota reads them. Strings are
 // quoted by encoding/csv, which reads them back unchanged except that a
-// "\r\n" inside one reads back as "\n". It returns an error if w is nil,
+// "\r\n" inside one reads back as "\n"; the empty string of a one-column
+// table is written "" so that its row is not an empty line. It returns an error if w is nil,
 // df's error, if any, if df has no columns, or the first write error.
 func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
 	if err := checkArgs("WriteCSV", w, df); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write(df.Names()); err != nil {
+	if err := writeRecord(cw, w, df.Names()); err != nil {
 		return err
 	}
 	rows, cols := df.Dims()
@@ -34,12 +35,27 @@ func WriteCSV(w io.Writer, df dataframe.DataFrame) error {
 		for j := range record {
 			record[j] = formatElem(df.Elem(i, j))
 		}
-		if err := cw.Write(record); err != nil {
+		if err := writeRecord(cw, w, record); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// writeRecord writes record through cw, except a record of one empty
+// field: encoding/csv writes it as an empty line, which readers skip, so
+// it is written as "" (quoted) directly to w after flushing cw.
+func writeRecord(cw *csv.Writer, w io.Writer, record []string) error {
+	if len(record) != 1 || record[0] != "" {
+		return cw.Write(record)
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\"\"\n")
+	return err
 }
 
 // WriteMarkdown writes df to w as a GitHub-flavoured Markdown table, with

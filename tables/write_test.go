@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -81,6 +82,29 @@ func TestWriteCSVSpecialValues(t *testing.T) {
 	}
 	if x := back.Col("x").Float(); !math.IsNaN(x[0]) || !math.IsInf(x[1], 1) || x[3] != 0.1 || x[4] != 1e-300 {
 		t.Errorf("read back %v", x)
+	}
+}
+
+// TestWriteCSVOneEmptyField checks that a one-column table keeps a row
+// whose value is the empty string (encoding/csv writes it as a blank line,
+// which readers skip).
+func TestWriteCSVOneEmptyField(t *testing.T) {
+	df := dataframe.New(series.New([]string{"a", "", "b", ""}, series.String, "Name"))
+	var buf bytes.Buffer
+	if err := tables.WriteCSV(&buf, df); err != nil {
+		t.Fatal(err)
+	}
+	records, err := csv.NewReader(strings.NewReader(buf.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"Name"}, {"a"}, {""}, {"b"}, {""}}
+	if !reflect.DeepEqual(records, want) {
+		t.Errorf("wrote %q, which reads back as %q; want %q", buf.String(), records, want)
+	}
+	back := dataframe.ReadCSV(strings.NewReader(buf.String()), dataframe.WithTypes(map[string]series.Type{"Name": series.String}))
+	if r, _ := back.Dims(); r != 4 {
+		t.Errorf("gota reads %d rows back, want 4", r)
 	}
 }
 
