@@ -504,12 +504,18 @@ func (s *teamState) checkValues() error {
 
 // readLog returns the first n data rows of the log at path, checking the
 // header (splitLogRows: an older log's rows come in header's layout).
+// Rows after the first n, which the checkpoint does not cover and a
+// resumed run writes again, are not read: a crash may have cut the last
+// of them short.
 func readLog(path string, header []string, n int) ([][]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("learn: log of the checkpoint: %v: %w", err, ErrCheckpoint)
 	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	lines := logLines(data)
+	if len(lines) > n+1 {
+		lines = lines[:n+1] // the header and n rows
+	}
 	rows, err := splitLogRows(path, lines, header)
 	if err != nil {
 		return nil, err

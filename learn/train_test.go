@@ -360,7 +360,10 @@ func TestTrainCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString("6,1234,0.5") // torn row
+	// A complete row the checkpoint does not cover, then a torn one whose
+	// prefix parses as another iteration (as "1" of row 12 would): the
+	// resumed run writes both again and must not read them.
+	f.WriteString("6,1234,0.5\n1")
 	f.Close()
 	res := mustTrain(t, spec, Options{Dir: dir, CheckpointEvery: 2})
 	if res.ResumedAt != 4 {
