@@ -377,3 +377,24 @@ func TestDiffRunSpecs(t *testing.T) {
 		t.Errorf("a spec against itself with its defaults: %v", d)
 	}
 }
+
+// TestSpecSeedsBeyondFloat64 checks that seeds that float64 cannot tell
+// apart (2^53 and 2^53 + 1; UnixNano-sized seeds 11 apart) are other
+// settings, for DiffRunSpecs and for a run directory; and that numbers
+// that are equal as numbers (0 and -0, 1 and 1.0) are still the same.
+func TestSpecSeedsBeyondFloat64(t *testing.T) {
+	for _, seeds := range [][2]int64{{1 << 53, 1<<53 + 1}, {1700000000123456789, 1700000000123456800}} {
+		a, b := smallSpec(2), smallSpec(2)
+		a.Team.Seed, b.Team.Seed = seeds[0], seeds[1]
+		d := DiffRunSpecs(a, b)
+		if len(d) != 1 || d[0].Name != "Team.Seed" || d[0].A != fmt.Sprint(seeds[0]) || d[0].B != fmt.Sprint(seeds[1]) {
+			t.Errorf("seeds %d and %d: DiffRunSpecs = %v, want Team.Seed only", seeds[0], seeds[1], d)
+		}
+		if err := sameSpec(mustJSON(a), mustJSON(b)); !errors.Is(err, ErrOtherSettings) || !strings.Contains(err.Error(), "Team.Seed") {
+			t.Errorf("seeds %d and %d: sameSpec = %v, want ErrOtherSettings naming Team.Seed", seeds[0], seeds[1], err)
+		}
+	}
+	if err := sameSpec([]byte(`{"A": 0, "B": 1, "C": [2.5]}`), []byte(`{"A": -0, "B": 1.0, "C": [25e-1]}`)); err != nil {
+		t.Errorf("numbers equal as numbers: %v", err)
+	}
+}

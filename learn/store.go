@@ -182,7 +182,7 @@ func checkSpecFile(dir string, want []byte) error {
 // if either cannot be read. Its messages have no package prefix.
 func sameSpec(old, new []byte) error {
 	var a, b map[string]interface{}
-	if json.Unmarshal(old, &a) != nil || json.Unmarshal(new, &b) != nil {
+	if decodeNumbers(old, &a) != nil || decodeNumbers(new, &b) != nil {
 		return fmt.Errorf("unreadable specification in checkpoint: %w", ErrCheckpoint)
 	}
 	delete(a, "Iterations")
@@ -232,19 +232,41 @@ func decodeSetting(spec map[string]interface{}, key string, v interface{}) bool 
 // setSetting sets spec[key] to v as decoded from its JSON.
 func setSetting(spec map[string]interface{}, key string, v interface{}) {
 	var canonical interface{}
-	if json.Unmarshal(mustJSON(v), &canonical) == nil {
+	if decodeNumbers(mustJSON(v), &canonical) == nil {
 		spec[key] = canonical
 	}
 }
 
-// sameLeaf reports whether the JSON values a and b, not objects, are the
-// same setting: numbers equal as numbers (so -0 is 0), arrays element by
-// element, anything else as printed.
+// decodeNumbers decodes the JSON data into v, keeping numbers as
+// json.Number: as float64 a seed of 2^53 + 1 would read as 2^53.
+func decodeNumbers(data []byte, v interface{}) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// sameNumber reports whether two JSON numbers are equal: exactly as
+// integers when both are int64 literals, else as float64 (so -0 is 0).
+func sameNumber(a, b json.Number) bool {
+	ia, errA := a.Int64()
+	ib, errB := b.Int64()
+	if errA == nil && errB == nil {
+		return ia == ib
+	}
+	fa, errA := a.Float64()
+	fb, errB := b.Float64()
+	return errA == nil && errB == nil && fa == fb
+}
+
+// sameLeaf reports whether the JSON values a and b (decoded by
+// decodeNumbers), not objects, are the same setting: numbers equal as
+// numbers (sameNumber), arrays element by element, anything else as
+// printed.
 func sameLeaf(a, b interface{}) bool {
 	switch a := a.(type) {
-	case float64:
-		fb, ok := b.(float64)
-		return ok && a == fb
+	case json.Number:
+		nb, ok := b.(json.Number)
+		return ok && sameNumber(a, nb)
 	case []interface{}:
 		bs, ok := b.([]interface{})
 		if !ok || len(a) != len(bs) {
@@ -385,7 +407,7 @@ type SettingDiff struct {
 // array, as Team.Hidden, is one setting; a Maker is not compared.
 func DiffRunSpecs(a, b RunSpec) []SettingDiff {
 	var ja, jb interface{}
-	if json.Unmarshal(mustJSON(a.withDefaults()), &ja) != nil || json.Unmarshal(mustJSON(b.withDefaults()), &jb) != nil {
+	if decodeNumbers(mustJSON(a.withDefaults()), &ja) != nil || decodeNumbers(mustJSON(b.withDefaults()), &jb) != nil {
 		panic("learn: a RunSpec's JSON does not decode")
 	}
 	var out []SettingDiff
