@@ -352,12 +352,19 @@ func (t *Team) criticGradient(idx []int, acc *lossStats) {
 }
 
 // step clips the gradient's norm and takes an Adam step, or reports a
-// non-finite gradient.
+// non-finite gradient, or a parameter the step made NaN or infinite (a
+// learning rate so large that the step overflows).
 func (t *Team) step(opt *adam, params, grad []float64, what string) error {
 	norm := clipGradNorm(grad, t.cfg.MaxGradNorm)
 	if math.IsNaN(norm) || math.IsInf(norm, 0) {
-		return fmt.Errorf("learn: %s gradient norm %v at iteration %d: %w", what, norm, t.iter, ErrDiverged)
+		return fmt.Errorf("learn: %s gradient norm %v at iteration %d: %w", what, norm, t.iter+1, ErrDiverged)
 	}
 	opt.step(params, grad)
+	for k, p := range params {
+		if math.IsNaN(p) || math.IsInf(p, 0) {
+			return fmt.Errorf("learn: %s parameter %d is %v after the Adam step (learning rate %v) at iteration %d: %w",
+				what, k, p, opt.lr, t.iter+1, ErrDiverged)
+		}
+	}
 	return nil
 }

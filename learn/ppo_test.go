@@ -3,7 +3,10 @@ package learn
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -951,4 +954,26 @@ func nonZero(x []float64) int {
 		}
 	}
 	return n
+}
+
+// TestDivergedStep checks that a learning rate so large that Adam's step
+// overflows (finite, so Config.Check accepts it) stops training with
+// ErrDiverged at the first iteration, and no checkpoint holds the NaN
+// parameters.
+func TestDivergedStep(t *testing.T) {
+	spec := smallSpec(3)
+	spec.Team.LR = 1e308
+	dir := t.TempDir()
+	_, err := Train(spec, Options{Dir: dir, CheckpointEvery: 1})
+	if !errors.Is(err, ErrDiverged) || !strings.Contains(err.Error(), "after the Adam step (learning rate 1e+308) at iteration 1") {
+		t.Fatalf("Train with LR 1e308: %v, want ErrDiverged naming the step", err)
+	}
+	// The checkpoint, if any, is the one before the step: loadable, finite.
+	if _, err := os.Stat(filepath.Join(dir, checkpointFile)); err == nil {
+		if _, err := LoadPair(dir); err != nil {
+			t.Errorf("the checkpoint left behind does not load: %v", err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		t.Error(err)
+	}
 }
