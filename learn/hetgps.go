@@ -798,7 +798,8 @@ type hetgps struct {
 // holding θ's raw values and optimiser state, Stop, and Progress, which
 // receives the PairStats part of each row (see HetGPSWithProgress for
 // the whole row). A resumed run gives the same log and θ as an
-// uninterrupted one.
+// uninterrupted one; a directory already past spec.Run.Iterations is
+// returned as it is, with its spec.json, as Train does.
 func HetGPS(spec HetGPSSpec, opt Options) (*HetGPSResult, error) {
 	return HetGPSWithProgress(spec, opt, nil)
 }

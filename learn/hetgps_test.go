@@ -527,6 +527,15 @@ func TestHetGPSResume(t *testing.T) {
 		if err != nil || more.ResumedAt != 8 || len(more.Log) != 10 {
 			t.Errorf("%s: extended run: %v, resumed at %d with %d rows", c.name, err, more.ResumedAt, len(more.Log))
 		}
+		// Fewer iterations than the directory holds: the search as it is.
+		s.Run.Iterations = 4
+		if fewer, err := HetGPS(s, Options{Dir: dir}); err != nil || len(fewer.Log) != 10 {
+			t.Errorf("%s: Iterations 4 on a 10-iteration directory: %v, %d rows", c.name, err, len(fewer.Log))
+		}
+		if rs, err := ReadHetGPSSpec(dir); err != nil || rs.Run.Iterations != 10 {
+			t.Errorf("%s: spec.json after Iterations 4: %v, %v; want Iterations 10", c.name, rs.Run.Iterations, err)
+		}
+		s.Run.Iterations = 10
 		// Another search in the same directory is refused.
 		s.ThetaLR = 0.5
 		if _, err := HetGPS(s, Options{Dir: dir}); !errors.Is(err, ErrCheckpoint) {

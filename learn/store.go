@@ -104,10 +104,21 @@ func openStore(dir string, spec []byte, header []string) (*store, *checkpoint, [
 	} else if err := checkNoOrphanLog(dir); err != nil {
 		return nil, nil, nil, err
 	}
-	if err := atomicfile.WriteBytes(filepath.Join(dir, specFile), spec); err != nil {
-		return nil, nil, nil, err
+	if ck == nil || !pastIterations(ck, spec) {
+		if err := atomicfile.WriteBytes(filepath.Join(dir, specFile), spec); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	return s, ck, rows, s.rewriteLog(rows)
+}
+
+// pastIterations reports whether the checkpoint ck already covers more
+// iterations than the specification spec asks for (its top-level
+// "Iterations"). The run is then returned as it is, and its spec.json,
+// which describes it, is kept.
+func pastIterations(ck *checkpoint, spec []byte) bool {
+	var top struct{ Iterations int }
+	return json.Unmarshal(spec, &top) == nil && ck.Iteration > top.Iterations
 }
 
 // HasCheckpoint reports whether the run directory dir holds a checkpoint

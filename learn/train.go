@@ -189,7 +189,14 @@ func parsePairRow(r []string, untrained bool) (PairStats, error) {
 
 // Train runs spec to spec.Iterations iterations, or resumes it from the
 // checkpoint in opt.Dir. It returns the result so far together with an
-// error wrapping ErrStopped if opt.Stop ended it early.
+// error wrapping ErrStopped if opt.Stop ended it early. A directory whose
+// checkpoint is already past spec.Iterations is returned as it is: the
+// whole log, longer than spec.Iterations, and teams at the checkpoint's
+// iteration; its spec.json is left describing that run. A run extended
+// from a length that is not a multiple of EvalEvery keeps the evaluation
+// its old last iteration got for being last, which a fresh run of the new
+// length does not make; its other rows and its teams are those of the
+// fresh run.
 func Train(spec RunSpec, opt Options) (*Result, error) {
 	pair, err := NewPair(spec)
 	if err != nil {

@@ -640,6 +640,15 @@ func TestTrainExtend(t *testing.T) {
 	if got := len(logFileRows(t, dir)); got != 6 {
 		t.Errorf("%d log rows", got)
 	}
+	// Fewer iterations than the directory holds: the run as it is, and
+	// its spec.json still describes it.
+	shorter := mustTrain(t, smallSpec(3), Options{Dir: dir})
+	if len(shorter.Log) != 6 || shorter.Pair.Het().Iteration() != 6 || sameRows(long.Log, shorter.Log) != "" {
+		t.Errorf("Iterations 3 on a 6-iteration directory: %d rows, teams at %d", len(shorter.Log), shorter.Pair.Het().Iteration())
+	}
+	if rs, err := ReadRunSpec(dir); err != nil || rs.Iterations != 6 {
+		t.Errorf("spec.json after Iterations 3: %+v, %v; want Iterations 6", rs.Iterations, err)
+	}
 	// Iterations 0: nothing to do.
 	if r := mustTrain(t, smallSpec(0), Options{}); len(r.Log) != 0 || r.Pair.Het().Iteration() != 0 {
 		t.Errorf("0 iterations: %d rows", len(r.Log))
