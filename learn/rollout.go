@@ -165,12 +165,17 @@ func (w *worker) episode(first int, r *rng) error {
 	}
 	for step := 0; step < b.length; step++ {
 		f0 := first + step*B
-		w.observe(f0)
+		if err := w.observe(f0); err != nil {
+			return err
+		}
 		w.act(f0, r)
 		if err := w.env.Step(w.action); err != nil {
 			return err
 		}
 		rew := w.env.Reward()
+		if len(rew) != B {
+			return fmt.Errorf("learn: environment %s returned %d rewards, want %d (one per batch element): %w", w.env.Name(), len(rew), B, ErrConfig)
+		}
 		for k := 0; k < B; k++ {
 			if math.IsNaN(rew[k]) || math.IsInf(rew[k], 0) {
 				return fmt.Errorf("learn: environment %s returned reward %v: %w", w.env.Name(), rew[k], ErrDiverged)
@@ -212,11 +217,23 @@ func (w *worker) storeAgentRewards(f0 int) error {
 	return nil
 }
 
-// observe writes the actor and critic inputs of frames f0..f0+B-1.
-func (w *worker) observe(f0 int) {
+// observe writes the actor and critic inputs of frames f0..f0+B-1, or
+// returns an error if the environment's observations are not B·N·ObsDim
+// values (ErrConfig) or not finite (ErrDiverged).
+func (w *worker) observe(f0 int) error {
 	t, b := w.t, &w.t.buf
 	obs := w.env.Obs()
 	od := t.obsDim
+	if want := t.cfg.Envs * t.n * od; len(obs) != want {
+		return fmt.Errorf("learn: environment %s returned %d observation values, want %d (%d batch elements of %d agents of %d): %w",
+			w.env.Name(), len(obs), want, t.cfg.Envs, t.n, od, ErrConfig)
+	}
+	for k, v := range obs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("learn: environment %s returned observation %v (batch element %d, agent %d): %w",
+				w.env.Name(), v, k/(t.n*od), k/od%t.n, ErrDiverged)
+		}
+	}
 	for k := 0; k < t.cfg.Envs; k++ {
 		f := f0 + k
 		for i := 0; i < t.n; i++ {
@@ -227,6 +244,7 @@ func (w *worker) observe(f0 int) {
 			copy(b.criticIn[f*t.cInDim:(f+1)*t.cInDim], obs[k*t.n*od:(k+1)*t.n*od])
 		}
 	}
+	return nil
 }
 
 // act samples the actions of frames f0..f0+B-1 from the actors.

@@ -136,6 +136,9 @@ func (t *Team) adopt(env simulate.Env) error {
 	}
 	if t.workers == nil {
 		t.n, t.obsDim, t.space = env.Agents(), env.ObsDim(), sp
+		if t.n < 1 {
+			return fmt.Errorf("learn: environment %s has %d agents, want >= 1: %w", env.Name(), t.n, ErrConfig)
+		}
 		if sp.Discrete && sp.Choices < 1 || !sp.Discrete && sp.Dim < 1 {
 			return fmt.Errorf("learn: action space %v has no actions: %w", sp, ErrConfig)
 		}

@@ -674,3 +674,72 @@ func TestTeamParamLimit(t *testing.T) {
 		}
 	}
 }
+
+// badShape edits what a wrapped environment returns: its rewards cut to
+// nRew values (if >= 0), its observations cut to nObs values (if >= 0) or
+// with value obsNaN made NaN (if >= 0), or its number of agents.
+type badShape struct {
+	simulate.Env
+	nRew, nObs, obsNaN int
+	agents             *int
+}
+
+func (e badShape) Reward() []float64 {
+	r := e.Env.Reward()
+	if e.nRew >= 0 {
+		r = r[:e.nRew]
+	}
+	return r
+}
+
+func (e badShape) Obs() []float64 {
+	o := append([]float64(nil), e.Env.Obs()...)
+	if e.nObs >= 0 {
+		o = o[:e.nObs]
+	}
+	if e.obsNaN >= 0 {
+		o[e.obsNaN] = math.NaN()
+	}
+	return o
+}
+
+func (e badShape) Agents() int {
+	if e.agents != nil {
+		return *e.agents
+	}
+	return e.Env.Agents()
+}
+
+// TestBadEnvironmentShapes checks that an environment of the caller's
+// whose rewards or observations have the wrong length, or an observation
+// that is NaN, gives an error naming it instead of an index panic in a
+// worker, and that one with no agents is refused by NewTeam.
+func TestBadEnvironmentShapes(t *testing.T) {
+	for _, c := range []struct {
+		env     badShape
+		want    error
+		mention string
+	}{
+		{badShape{nRew: 1, nObs: -1, obsNaN: -1}, ErrConfig, "returned 1 rewards, want 2"},
+		{badShape{nRew: -1, nObs: 3, obsNaN: -1}, ErrConfig, "returned 3 observation values, want"},
+		{badShape{nRew: -1, nObs: -1, obsNaN: 0}, ErrDiverged, "returned observation NaN (batch element 0, agent 0)"},
+	} {
+		mk := func(b int) (simulate.Env, error) {
+			env, err := captureMaker(2, 2, 3)(b)
+			c.env.Env = env
+			return c.env, err
+		}
+		tm := mustTeam(t, mk, Config{Hidden: []int{3}, Envs: 2, Workers: 2})
+		if _, err := tm.Iterate(); !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.mention) {
+			t.Errorf("%+v: %v, want %v naming %q", c.env, err, c.want, c.mention)
+		}
+	}
+	zero := 0
+	mk := func(b int) (simulate.Env, error) {
+		env, err := captureMaker(2, 2, 3)(b)
+		return badShape{Env: env, nRew: -1, nObs: -1, obsNaN: -1, agents: &zero}, err
+	}
+	if _, err := NewTeam(mk, Config{Envs: 2}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "has 0 agents") {
+		t.Errorf("an environment of 0 agents: %v, want ErrConfig naming the count", err)
+	}
+}
