@@ -37,7 +37,8 @@ const (
 	// observations of every agent and estimates the value of the team.
 	Centralised CriticKind = iota
 	// PerAgent is IPPO's critic: each agent's value network sees only that
-	// agent's observation (shared by a homogeneous team, one per agent in a
+	// agent's actor input, its observation and, with AgentIndex, its
+	// one-hot index (shared by a homogeneous team, one per agent in a
 	// heterogeneous team).
 	PerAgent
 )

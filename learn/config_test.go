@@ -239,6 +239,10 @@ func TestRunSpecCheck(t *testing.T) {
 		{func(s *RunSpec) { s.Env.Name, s.Env.EpisodeLength = "tag", -1 }, "episode length -1"},
 		{func(s *RunSpec) { s.Team.AgentRewards = true }, "AgentRewards: environment matrix has"},
 		{func(s *RunSpec) { s.Env.Name, s.Team.AgentRewards, s.Team.DifferenceRewards = "tag", true, true }, "AgentRewards and DifferenceRewards"},
+		{func(s *RunSpec) { // the unused Env of a Maker is still written to spec.json
+			s.Maker = s.Env.New
+			s.Env.Params = simulate.Params{Names: []string{"x"}, Values: []float64{math.Inf(1)}}
+		}, "unused with a Maker, but recorded in spec.json"},
 	} {
 		s := good
 		c.set(&s)

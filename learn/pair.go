@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sync"
@@ -48,7 +49,8 @@ func (s RunSpec) withDefaults() RunSpec {
 // it (with one batch element), as training does, that it has the agent
 // or difference rewards the team trains on, and that it can be built
 // with the batches of Team.Envs and EvalEpisodes (the training's and the
-// evaluations').
+// evaluations'). With a Maker it checks only that Env, which the run
+// records, can be written as JSON (no NaN or infinite parameter).
 func (s RunSpec) Check() error {
 	if err := s.Team.Check(); err != nil {
 		return err
@@ -70,6 +72,11 @@ func (s RunSpec) Check() error {
 			return err
 		}
 		return checkBatch(env, d.EvalEpisodes, "EvalEpisodes")
+	}
+	// The Maker builds the environment, but Env is still recorded in the
+	// run's spec.json.
+	if _, err := json.Marshal(s.Env); err != nil {
+		return fmt.Errorf("learn: Env (%v; unused with a Maker, but recorded in spec.json): %v: %w", s.Env, err, ErrConfig)
 	}
 	return nil
 }
