@@ -46,8 +46,9 @@ environment, N, M, U and T ("matrix-cont N=2 M=2 U=min T=max"), then
 every other setting in which A and B differ, with both values
 ("Iterations A 300, B 1875"): the change being tested, as more frames,
 another learning rate or a shaping, which is allowed. A and B whose
-environment, N, M, U or T differ pose other reward problems, whose gains
-do not compare: they are refused (exit status 2), naming what differs,
+environment (continuous or discrete, for the matrix game), N, M, U or T
+differ pose other reward problems, whose gains do not compare: they are
+refused (exit status 2), naming what differs,
 and nothing is written, unless -force is given, which compares them
 with a warning on standard error. A side whose runs have no spec.json
 (its table copied alone) is compared with a warning that its settings
@@ -214,8 +215,8 @@ func readPairSettings(pair [2]reproduce.SeedGains, paired reproduce.PairedGains)
 func (s pairSettings) known() bool { return s.unknown[0] == "" && s.unknown[1] == "" }
 
 // problems lists how the reward problems of A and B differ, as "N A 4, B
-// 2; U A min, B mean": their environment, N, M, U or T; "" if they do
-// not, or if a side is not known.
+// 2; U A min, B mean": their environment, discrete or continuous efforts,
+// N, M, U or T; "" if they do not, or if a side is not known.
 func (s pairSettings) problems() string {
 	if !s.known() {
 		return ""
@@ -225,7 +226,8 @@ func (s pairSettings) problems() string {
 	for _, f := range []struct {
 		name   string
 		va, vb interface{}
-	}{{"environment", a.Name, b.Name}, {"N", a.Agents, b.Agents}, {"M", a.Tasks, b.Tasks}, {"U", a.U, b.U}, {"T", a.T, b.T}} {
+	}{{"environment", a.Name, b.Name}, {"discrete", a.Discrete, b.Discrete}, {"N", a.Agents, b.Agents}, {"M", a.Tasks, b.Tasks},
+		{"U", a.U, b.U}, {"T", a.T, b.T}} {
 		if f.va != f.vb {
 			out = append(out, fmt.Sprintf("%s A %v, B %v", f.name, f.va, f.vb))
 		}

@@ -403,3 +403,14 @@ func TestCompareOneSeedNoSpread(t *testing.T) {
 		t.Errorf("one shared seed: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestCompareContinuousDiscrete checks that the continuous and the
+// discrete matrix game, whose closed-form gains differ, are other reward
+// problems.
+func TestCompareContinuousDiscrete(t *testing.T) {
+	repro := filepath.Join("..", "..", "testdata", "reproductions", "matrix2")
+	code, stdout, errOut := runArgs("compare", "-cell", "continuous min-max", "-cell-b", "discrete min-max", repro, repro)
+	if want := "A and B are not the same reward problem (discrete A false, B true)"; code != exitUsage || stdout != "" || !strings.Contains(errOut, want) {
+		t.Errorf("continuous against discrete: exit %d, stdout %q, stderr %q; want exit %d with %q", code, stdout, errOut, exitUsage, want)
+	}
+}
