@@ -98,7 +98,7 @@ func setupCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkPlotFlag(*plotPath); err != nil {
 			return err
 		}
-		if err := checkPlotScale(*plotScale); err != nil {
+		if err := checkPlotScale(fs, *plotScale, *plotPath); err != nil {
 			return err
 		}
 		if *cellB != "" && *cell == "" {
@@ -479,10 +479,14 @@ func plotScaleFlag(fs *flag.FlagSet) *string {
 }
 
 // checkPlotScale returns a usage error unless scale, the value of
-// -plot-scale, is linear or asinh.
-func checkPlotScale(scale string) error {
+// -plot-scale, is linear or asinh, and -plot (plotPath) is given when
+// -plot-scale is.
+func checkPlotScale(fs *flag.FlagSet, scale, plotPath string) error {
 	if scale != "linear" && scale != "asinh" {
 		return usagef("-plot-scale %q: want linear or asinh", scale)
+	}
+	if isSet(fs, "plot-scale") && plotPath == "" {
+		return usagef("-plot-scale %s needs -plot: it sets the y axis of the figure -plot draws", scale)
 	}
 	return nil
 }

@@ -233,6 +233,7 @@ func TestCompareUsage(t *testing.T) {
 		{[]string{"compare", stored}, "want two directories of training runs, A and B; got 1"},
 		{[]string{"compare", "-plot", "pairs.gif", stored, stored}, `-plot "pairs.gif": want a file name ending in .png`},
 		{[]string{"compare", "-plot", "pairs.png", "-plot-scale", "symlog", stored, stored}, `-plot-scale "symlog": want linear or asinh`},
+		{[]string{"compare", "-plot-scale", "asinh", stored, stored}, "-plot-scale asinh needs -plot"},
 		{[]string{"compare", "-cell", "2v2 mean-max", filepath.Join(stored, "tag-large"), filepath.Join(stored, "capture")},
 			`B has no cell "2v2 mean-max" (it has "capture min-min", "capture min-mean"`},
 		{[]string{"compare", "-cell", "capture mean-max", filepath.Join(stored, "capture"), task},

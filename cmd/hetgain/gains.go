@@ -99,6 +99,11 @@ func setupGains(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if len(pairs.pairs) > 0 && (us.set || ts.set) {
 			return usagef("-pairs cannot be combined with -u or -t")
 		}
+		for _, name := range []string{"seed", "restarts", "tol"} {
+			if method.value == "closed" && isSet(fs, name) {
+				return usagef("-%s steers the numerical optimiser, which -method closed does not run", name)
+			}
+		}
 		opts, err := opt.options()
 		if err != nil {
 			return err

@@ -220,6 +220,9 @@ func setupHetGPS(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkSensor(*sensor, env.value); err != nil {
 			return err
 		}
+		if isSet(fs, "y") && schedule.value != "alternated" {
+			return usagef("-y %d needs -schedule alternated: the concurrent schedule has no environment iterations of its own", *y)
+		}
 		if *floor && !*descent {
 			return usagef("-floor needs -descent: it holds a descent at a gain of 0")
 		}

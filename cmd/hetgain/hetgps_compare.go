@@ -64,7 +64,7 @@ func setupHetGPSCompare(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkPlotFlag(*plotPath); err != nil {
 			return err
 		}
-		if err := checkPlotScale(*plotScale); err != nil {
+		if err := checkPlotScale(fs, *plotScale, *plotPath); err != nil {
 			return err
 		}
 		var res [2]*reproduce.HetGPSResults

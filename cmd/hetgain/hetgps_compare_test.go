@@ -223,6 +223,7 @@ func TestHetGPSCompareUsage(t *testing.T) {
 		{[]string{"hetgps-compare", paired, paired}, exitError, "holds no HetGPS run"},
 		{[]string{"hetgps-compare", "-plot", "gains.jpeg2", dir, dir}, exitUsage, `-plot "gains.jpeg2": want a file name ending in .png`},
 		{[]string{"hetgps-compare", "-plot", "gains.png", "-plot-scale", "log", dir, dir}, exitUsage, `-plot-scale "log": want linear or asinh`},
+		{[]string{"hetgps-compare", "-plot-scale", "asinh", dir, dir}, exitUsage, "-plot-scale asinh needs -plot"},
 		// The parent of train's seed<k> directories: a setting whose runs
 		// are not HetGPS's.
 		{[]string{"hetgps-compare", filepath.Dir(paired), dir}, exitError, "not the specification of a HetGPS run"},

@@ -371,6 +371,7 @@ func TestHetGPSCommandUsage(t *testing.T) {
 		{[]string{"hetgps", "-dir", dir, "-theta-lr", "0"}, "-theta-lr"},
 		{[]string{"hetgps", "-dir", dir, "-x", "0"}, "-x 0: want >= 1\n"},
 		{[]string{"hetgps", "-dir", dir, "-floor"}, "-floor needs -descent"},
+		{[]string{"hetgps", "-dir", dir, "-y", "3"}, "-y 3 needs -schedule alternated"},
 		{[]string{"hetgps", "-dir", dir, "-schedule", "sometimes"}, "-schedule"},
 		{[]string{"hetgps", "-dir", dir, "-env", "blotto"}, "-env"},
 		{[]string{"hetgps", "-dir", dir, "-T", "softplus"}, "-T"},
