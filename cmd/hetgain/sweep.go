@@ -590,6 +590,11 @@ func (j *sweepJob) parseRecord(rec []string, innerIdx, outerIdx map[float64]int)
 		}
 		v[k] = x
 	}
+	for k := 4; k < 7; k++ { // RHet, RHom, Gain: Sweep writes finite values only
+		if math.IsNaN(v[k]) || math.IsInf(v[k], 0) {
+			return gain.Cell{}, fmt.Errorf("%s = %v is not a finite number", gain.SweepColumns[k], v[k])
+		}
+	}
 	if int(v[2]) != j.settings.N || int(v[3]) != j.settings.M || v[2] != math.Trunc(v[2]) || v[3] != math.Trunc(v[3]) {
 		return gain.Cell{}, fmt.Errorf("a row of N = %s, M = %s, but the sweep has N = %d, M = %d", rec[2], rec[3], j.settings.N, j.settings.M)
 	}

@@ -245,6 +245,18 @@ func TestSweepResumeAfterKill(t *testing.T) {
 	if code != exitError || !strings.Contains(errOut, "line 3: t = 0.25, τ = -1 is not on the sweep's grid") {
 		t.Errorf("off-grid row: exit %d, stderr %q", code, errOut)
 	}
+
+	// A NaN gain is a damaged file (exit 1, naming it), not a bad command.
+	first := strings.Split(strings.TrimSuffix(lines[2], "\n"), ",")
+	first[4] = "NaN"
+	bad = strings.Join(lines[:2], "") + strings.Join(first, ",") + "\n"
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runArgs("sweep", "-resume", "-out", dir)
+	if want := path + ", line 3: RHet = NaN is not a finite number"; code != exitError || !strings.Contains(errOut, want) {
+		t.Errorf("NaN row: exit %d, stderr %q; want exit %d with %q", code, errOut, exitError, want)
+	}
 }
 
 // TestSweepCellError checks that a failing cell stops the sweep with exit
