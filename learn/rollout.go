@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/hetgain/hetgain/aggregators"
 	"github.com/hetgain/hetgain/simulate"
 )
 
@@ -177,8 +178,9 @@ func (w *worker) episode(first int, r *rng) error {
 			return fmt.Errorf("learn: environment %s returned %d rewards, want %d (one per batch element): %w", w.env.Name(), len(rew), B, ErrConfig)
 		}
 		for k := 0; k < B; k++ {
-			if math.IsNaN(rew[k]) || math.IsInf(rew[k], 0) {
-				return fmt.Errorf("learn: environment %s returned reward %v: %w", w.env.Name(), rew[k], ErrDiverged)
+			if !(math.Abs(rew[k]) <= maxReward) {
+				return fmt.Errorf("learn: environment %s returned reward %v (batch element %d), want finite and at most %g in magnitude: %w",
+					w.env.Name(), rew[k], k, maxReward, ErrDiverged)
 			}
 			ret[k] += rew[k]
 		}
@@ -209,13 +211,19 @@ func (w *worker) storeAgentRewards(f0 int) error {
 			w.env.Name(), len(rew), t.cfg.Envs*t.n, t.cfg.Envs, t.n, ErrConfig)
 	}
 	for k, v := range rew {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("learn: environment %s returned reward %v for agent %d: %w", w.env.Name(), v, k%t.n, ErrDiverged)
+		if !(math.Abs(v) <= maxReward) {
+			return fmt.Errorf("learn: environment %s returned reward %v for agent %d, want finite and at most %g in magnitude: %w",
+				w.env.Name(), v, k%t.n, maxReward, ErrDiverged)
 		}
 	}
 	copy(t.buf.reward[f0*t.n:(f0+t.cfg.Envs)*t.n], rew)
 	return nil
 }
+
+// maxReward is the largest reward magnitude a team trains on
+// (aggregators.MaxInput): the returns of longer episodes, their squared
+// errors and Adam's moments stay finite below it.
+const maxReward = aggregators.MaxInput
 
 // observe writes the actor and critic inputs of frames f0..f0+B-1, or
 // returns an error if the environment's observations are not B·N·ObsDim

@@ -743,3 +743,28 @@ func TestBadEnvironmentShapes(t *testing.T) {
 		t.Errorf("an environment of 0 agents: %v, want ErrConfig naming the count", err)
 	}
 }
+
+// hugeEnv reports a reward of 1e200 for batch element 0: finite, but its
+// square overflows the value loss.
+type hugeEnv struct{ simulate.Env }
+
+func (e hugeEnv) Reward() []float64 {
+	r := append([]float64(nil), e.Env.Reward()...)
+	r[0] = 1e200
+	return r
+}
+
+// TestHugeReward checks that a reward above aggregators.MaxInput stops
+// the iteration with ErrDiverged naming the value and the bound, before
+// it turns the losses into NaN.
+func TestHugeReward(t *testing.T) {
+	mk := func(b int) (simulate.Env, error) {
+		env, err := captureMaker(2, 2, 3)(b)
+		return hugeEnv{env}, err
+	}
+	tm := mustTeam(t, mk, Config{Hidden: []int{3}, Envs: 2})
+	_, err := tm.Iterate()
+	if !errors.Is(err, ErrDiverged) || !strings.Contains(err.Error(), "reward 1e+200 (batch element 0), want finite and at most 1e+100 in magnitude") {
+		t.Errorf("reward 1e200: %v, want ErrDiverged naming the value and the bound", err)
+	}
+}

@@ -49,8 +49,9 @@ func effortReward(r *aggregators.Reward, budget float64) *aggregators.Reward {
 // all put their whole effort on one task, for each of the m tasks, so
 // that an inner operator whose scores the outer one does not take (a
 // negative lse(-1) score under powersum(2), say), or an exponent that
-// overflows the reward (powersum(1000) of a score of 2), shows when the
-// reward is set rather than at the first step. An environment calls it
+// overflows the reward (powersum(1000) of a score of 2), or a reward above
+// aggregators.MaxInput in magnitude (whose squares and returns overflow
+// training), shows when the reward is set rather than at the first step. An environment calls it
 // only if it can reach those allocations (the matrix game, Tag,
 // Multi-goal-capture with at most 2 goals). The budget is not applied, as
 // the environments do not apply it.
@@ -64,8 +65,13 @@ func probeReward(r aggregators.Reward, n, m int, kind error) error {
 			}
 			a.Set(i, j, 1)
 		}
-		if _, err := r.Value(a); err != nil {
+		v, err := r.Value(a)
+		if err != nil {
 			return fmt.Errorf("reward %v with every agent on task %d: %w: %w", &r, j, err, kind)
+		}
+		if math.Abs(v) > aggregators.MaxInput {
+			return fmt.Errorf("reward %v with every agent on task %d is %v, above %g in magnitude (aggregators.MaxInput), too large to learn from: %w: %w",
+				&r, j, v, aggregators.MaxInput, aggregators.ErrRange, kind)
 		}
 	}
 	return nil

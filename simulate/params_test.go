@@ -94,6 +94,28 @@ func TestInvalidOperatorParams(t *testing.T) {
 	}
 }
 
+// TestRewardTooLarge checks that a reward above aggregators.MaxInput in
+// magnitude, whose returns and squared errors would overflow training, is
+// refused when the environment is built and when SetParams would make it,
+// while 1e100 itself is accepted.
+func TestRewardTooLarge(t *testing.T) {
+	huge := reward(t, "blotto(1e200; 0.5:1)", "max")
+	if _, err := NewMatrixGame(2, 2, 2, false, huge); !errors.Is(err, ErrConfig) || !errors.Is(err, aggregators.ErrRange) ||
+		!strings.Contains(err.Error(), "is 1e+200, above 1e+100 in magnitude") {
+		t.Errorf("U = blotto(1e200): %v, want ErrConfig and aggregators.ErrRange naming the value", err)
+	}
+	if _, err := NewMatrixGame(2, 2, 2, false, reward(t, "blotto(1e100; 0.5:1)", "max")); err != nil {
+		t.Errorf("U = blotto(1e100): %v", err)
+	}
+	g, err := NewMatrixGame(2, 2, 2, false, reward(t, "blotto(1; 0.5:1)", "max"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.SetParams(Params{Names: []string{"U.t"}, Values: []float64{1e200}}); !errors.Is(err, ErrParam) || !errors.Is(err, aggregators.ErrRange) {
+		t.Errorf("SetParams(U.t = 1e200): %v, want ErrParam and aggregators.ErrRange", err)
+	}
+}
+
 // TestSetParamsList checks that every environment refuses a parameter
 // list with a name given twice (which value would win?) or with as many
 // names as values but not the same count, names what is wrong, and changes

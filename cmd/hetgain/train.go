@@ -366,14 +366,16 @@ func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		if err := checkEnvSize(env.value, *n, *m); err != nil {
 			return err
 		}
+		// The environment first (sizes it cannot have, a reward -U and -T
+		// cannot score), so that only a batch it cannot hold names -envs.
+		if _, err := spec.Env.New(1); err != nil {
+			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
+		}
 		filled := spec.WithDefaults()
 		if err := checkBatches(spec, flagSize{"envs", filled.Team.Envs}, flagSize{"eval-episodes", filled.EvalEpisodes}); err != nil {
 			return err
 		}
 		if err := spec.Check(); err != nil {
-			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
-		}
-		if _, err := spec.Env.New(1); err != nil { // sizes the environment cannot have
 			return usagef("%s", strings.TrimPrefix(err.Error(), "learn: "))
 		}
 		j := &trainJob{app: a, spec: spec, first: max(*firstSeed, 1), seeds: *seeds, dir: *dir, team: team.value, plot: *plot, quiet: *quiet}
