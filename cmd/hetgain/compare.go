@@ -299,7 +299,13 @@ func namedCells(dirs []string, paired []reproduce.PairedGains, settings []pairSe
 // is missing, unreadable or holds no finished run is an error (exit
 // status 1), as every input that is not there or cannot be read.
 func readSeedGains(dir string) ([]reproduce.SeedGains, error) {
-	g, err := reproduce.ReadSeedGains(dir)
+	all, err := reproduce.ReadSeedGains(dir)
+	var g []reproduce.SeedGains
+	for _, c := range all {
+		if len(c.Seeds) > 0 { // a train table with a header only has one empty cell
+			g = append(g, c)
+		}
+	}
 	if err == nil && len(g) == 0 {
 		err = fmt.Errorf("%s: no finished run in its table", dir)
 	}

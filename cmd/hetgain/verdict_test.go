@@ -74,6 +74,22 @@ func TestVerdictNoGains(t *testing.T) {
 	}
 }
 
+// TestVerdictEmptyTable checks that a gains.csv with a header and no row
+// is a directory with no finished run (exit 1), for verdict and compare,
+// not a seed range the user did not give.
+func TestVerdictEmptyTable(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "gains.csv"), []byte("Seed,Gain\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"verdict", "-threshold", "0", dir}, {"compare", dir, dir}} {
+		code, _, errOut := runArgs(args...)
+		if want := dir + ": no finished run in its table"; code != exitError || !strings.Contains(errOut, want) || strings.Contains(errOut, "-first-seed") {
+			t.Errorf("%s on a header-only table: exit %d, stderr %q; want exit %d with %q", args[0], code, errOut, exitError, want)
+		}
+	}
+}
+
 // TestVerdictOneSeedCanGain checks that a cell planned with two seeds, one
 // of them finished without a gain, is said to have nothing to judge:
 // only one seed can have a gain, and a standard error needs two.
