@@ -19,16 +19,54 @@ import (
 // Errors name path, never the temporary file: a *fs.PathError of the
 // temporary file (opening it in a missing directory, a full disk) is
 // reported on path, as is a failed rename, and a path that is a
-// directory is refused before anything is written.
+// directory is refused before anything is written. A path that is a
+// symbolic link is written through: the file it points to is replaced,
+// and the link stays.
 func Write(path string, write func(io.Writer) error) error {
+	dest, err := linkTarget(path)
+	if err != nil {
+		return err
+	}
+	return writeAt(dest, path, write)
+}
+
+// maxLinks is the number of symbolic links linkTarget follows, as the
+// kernel's limit (ELOOP past it).
+const maxLinks = 40
+
+// linkTarget returns the file that path names once symbolic links are
+// followed (path itself if it is not a link, or does not exist): the
+// file Write replaces, so that writing through a link updates its target
+// and keeps the link. A dangling link gives the path it points to.
+func linkTarget(path string) (string, error) {
+	for hop := 0; hop < maxLinks; hop++ {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", &fs.PathError{Op: "open", Path: path, Err: syscall.ELOOP}
+}
+
+// writeAt is Write to the file dest, with errors naming path (the link
+// the caller named, or dest itself).
+func writeAt(dest, path string, write func(io.Writer) error) error {
 	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := os.Stat(dest); err == nil {
 		if fi.IsDir() {
 			return &fs.PathError{Op: "open", Path: path, Err: syscall.EISDIR}
 		}
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	tmp, err := os.CreateTemp(filepath.Dir(dest), filepath.Base(dest)+".tmp*")
 	if err != nil {
 		return onPath(err, "", path)
 	}
@@ -43,7 +81,7 @@ func Write(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	if err == nil {
-		if err = os.Rename(tmp.Name(), path); err != nil {
+		if err = os.Rename(tmp.Name(), dest); err != nil {
 			var le *os.LinkError
 			if errors.As(err, &le) {
 				err = &fs.PathError{Op: "rename", Path: path, Err: le.Err}

@@ -118,3 +118,59 @@ func TestWriteErrorsNamePath(t *testing.T) {
 		t.Errorf("%d entries after the failed writes, want 1 (sub)", len(entries))
 	}
 }
+
+// TestWriteThroughSymlink checks that writing to a symbolic link (and to
+// a chain of two, relative and absolute) replaces the file it points to
+// and keeps the link, that a dangling link creates its target, and that a
+// loop of links is an error naming the path.
+func TestWriteThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.txt")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link, chain := filepath.Join(dir, "link.txt"), filepath.Join(dir, "chain.txt")
+	if err := os.Symlink("target.txt", link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink(link, chain); err != nil {
+		t.Fatal(err)
+	}
+	for k, p := range []string{link, chain} {
+		want := []string{"via link", "via chain"}[k]
+		if err := WriteBytes(p, []byte(want)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(target); err != nil || string(got) != want {
+			t.Errorf("write to %s: target holds %q, %v; want %q", p, got, err, want)
+		}
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("write to %s replaced the link: %v, %v", p, fi.Mode(), err)
+		}
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("target mode %v, %v; want the target's own 0600", fi.Mode().Perm(), err)
+	}
+
+	dangling := filepath.Join(dir, "dangling.txt")
+	if err := os.Symlink("new.txt", dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBytes(dangling, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "new.txt")); err != nil || string(got) != "new" {
+		t.Errorf("dangling link: its target holds %q, %v", got, err)
+	}
+
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := os.Symlink("b", a); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a", b); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBytes(a, []byte("x")); err == nil || !strings.Contains(err.Error(), "too many levels of symbolic links") {
+		t.Errorf("a loop of links: %v, want ELOOP", err)
+	}
+}
