@@ -814,16 +814,11 @@ func HetGPSWithProgress(spec HetGPSSpec, opt Options, progress func(HetGPSStats)
 	spec = h.spec
 	names := spec.Names()
 	res := &HetGPSResult{Pair: h.pair, Names: names}
-	st, ck, rows, err := openRun(opt.Dir, spec.record(), hetgpsHeader(names), h.pair.het, h.pair.hom)
+	st, ck, rows, err := openRun(opt.Dir, spec.record(), hetgpsHeader(names), h.restore, h.pair.het, h.pair.hom)
 	if err != nil {
 		return nil, err
 	}
 	defer st.close()
-	if ck != nil {
-		if err := h.restore(ck); err != nil {
-			return nil, err
-		}
-	}
 	for _, r := range rows {
 		row, err := parseHetGPSRow(r, names)
 		if err != nil {

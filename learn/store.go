@@ -83,8 +83,10 @@ type store struct {
 // openStore opens dir for a run with the given JSON specification and
 // log header. It returns the checkpoint to resume from (nil for a fresh
 // start) and the log rows it covers; rows written after it are dropped,
-// since resuming recomputes them identically.
-func openStore(dir string, spec []byte, header []string) (*store, *checkpoint, [][]string, error) {
+// since resuming recomputes them identically. If there is a checkpoint,
+// restore is called with it before anything in dir is written, so that a
+// checkpoint the run cannot take leaves the directory as it was.
+func openStore(dir string, spec []byte, header []string, restore func(*checkpoint) error) (*store, *checkpoint, [][]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, nil, err
 	}
@@ -99,6 +101,9 @@ func openStore(dir string, spec []byte, header []string) (*store, *checkpoint, [
 			return nil, nil, nil, fmt.Errorf("learn: %s: %w", dir, err)
 		}
 		if rows, err = readLog(filepath.Join(dir, logFile), header, ck.Iteration); err != nil {
+			return nil, nil, nil, err
+		}
+		if err := restore(ck); err != nil {
 			return nil, nil, nil, err
 		}
 	} else if err := checkNoOrphanLog(dir); err != nil {

@@ -203,7 +203,14 @@ func Train(spec RunSpec, opt Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Pair: pair}
-	st, ck, rows, err := openRun(opt.Dir, pair.Spec(), pairHeader, pair.het, pair.hom)
+	teamsAtCheckpoint := func(ck *checkpoint) error {
+		if pair.het.iter != ck.Iteration || pair.hom.iter != ck.Iteration {
+			return fmt.Errorf("learn: checkpoint in %s covers %d iterations of the log but holds teams at iterations %d and %d: %w",
+				opt.Dir, ck.Iteration, pair.het.iter, pair.hom.iter, ErrCheckpoint)
+		}
+		return nil
+	}
+	st, ck, rows, err := openRun(opt.Dir, pair.Spec(), pairHeader, teamsAtCheckpoint, pair.het, pair.hom)
 	if err != nil {
 		return nil, err
 	}
@@ -214,10 +221,6 @@ func Train(spec RunSpec, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("learn: resume from %s: %w", opt.Dir, err)
 		}
 		res.Log = append(res.Log, row)
-	}
-	if ck != nil && (pair.het.iter != ck.Iteration || pair.hom.iter != ck.Iteration) {
-		return nil, fmt.Errorf("learn: checkpoint in %s covers %d iterations of the log but holds teams at iterations %d and %d: %w",
-			opt.Dir, ck.Iteration, pair.het.iter, pair.hom.iter, ErrCheckpoint)
 	}
 	res.ResumedAt = pair.het.iter
 	save := func() error {
@@ -262,27 +265,27 @@ func Train(spec RunSpec, opt Options) (*Result, error) {
 // the given specification and log header, restores the teams from its
 // checkpoint if there is one, and returns that checkpoint (nil for a
 // fresh start, for the caller's Extra state) and the log rows it covers.
-func openRun(dir string, spec interface{}, header []string, teams ...*Team) (*store, *checkpoint, [][]string, error) {
+// check, if not nil, is called with the checkpoint once the teams are
+// restored; its error, like any other, leaves dir as it was.
+func openRun(dir string, spec interface{}, header []string, check func(*checkpoint) error, teams ...*Team) (*store, *checkpoint, [][]string, error) {
 	if dir == "" {
 		return nil, nil, nil, nil
 	}
-	st, ck, rows, err := openStore(dir, mustJSON(spec), header)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if ck != nil {
+	restore := func(ck *checkpoint) error {
 		if len(ck.Teams) != len(teams) {
-			st.close()
-			return nil, nil, nil, fmt.Errorf("learn: checkpoint with %d teams, want %d: %w", len(ck.Teams), len(teams), ErrCheckpoint)
+			return fmt.Errorf("learn: checkpoint with %d teams, want %d: %w", len(ck.Teams), len(teams), ErrCheckpoint)
 		}
 		for k, t := range teams {
 			if err := t.restore(ck.Teams[k]); err != nil {
-				st.close()
-				return nil, nil, nil, err
+				return err
 			}
 		}
+		if check != nil {
+			return check(ck)
+		}
+		return nil
 	}
-	return st, ck, rows, nil
+	return openStore(dir, mustJSON(spec), header, restore)
 }
 
 // mustJSON encodes v, which is a plain configuration struct.

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -585,8 +586,15 @@ func TestTrainCheckpointErrors(t *testing.T) {
 		d := t.TempDir()
 		mustTrain(t, spec, Options{Dir: d})
 		c.corrupt(d)
-		if _, err := Train(spec, Options{Dir: d}); !errors.Is(err, ErrCheckpoint) {
+		before := dirFiles(t, d)
+		longer := spec // an extension, which would rewrite spec.json
+		longer.Iterations++
+		if _, err := Train(longer, Options{Dir: d}); !errors.Is(err, ErrCheckpoint) {
 			t.Errorf("%s: %v, want ErrCheckpoint", c.name, err)
+		}
+		// A refused resume leaves the directory as it found it.
+		if after := dirFiles(t, d); !reflect.DeepEqual(before, after) {
+			t.Errorf("%s: the refused resume changed the directory", c.name)
 		}
 	}
 	// A finished run kept without its checkpoint is refused, not
@@ -819,4 +827,22 @@ func rewriteCheckpoint(t *testing.T, edit func(*checkpoint)) func(dir string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// dirFiles returns the contents of the files of dir by name.
+func dirFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := make(map[string]string, len(entries))
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = string(data)
+	}
+	return files
 }
