@@ -807,6 +807,10 @@ func HetGPS(spec HetGPSSpec, opt Options) (*HetGPSResult, error) {
 // HetGPSWithProgress is HetGPS that also calls progress, if not nil,
 // with every new row of the log.
 func HetGPSWithProgress(spec HetGPSSpec, opt Options, progress func(HetGPSStats)) (*HetGPSResult, error) {
+	every, err := opt.checkpointEvery()
+	if err != nil {
+		return nil, err
+	}
 	h, err := newHetGPS(spec)
 	if err != nil {
 		return nil, err
@@ -841,8 +845,6 @@ func HetGPSWithProgress(spec HetGPSSpec, opt Options, progress func(HetGPSStats)
 			return res, err
 		}
 	}
-	every := opt.CheckpointEvery
-	setInt(&every, DefaultCheckpointEvery)
 	for h.iter < spec.Run.Iterations {
 		if opt.Stop != nil && opt.Stop() {
 			if err := save(); err != nil {

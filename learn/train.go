@@ -30,14 +30,26 @@ type Options struct {
 	// Empty: nothing is written.
 	Dir string
 	// CheckpointEvery is the number of iterations between checkpoints
-	// (0 means DefaultCheckpointEvery). A checkpoint is also written
-	// before the first iteration, at the end and when the run stops.
+	// (0 means DefaultCheckpointEvery; a negative value is an error
+	// wrapping ErrConfig). A checkpoint is also written before the first
+	// iteration, at the end and when the run stops.
 	CheckpointEvery int
 	// Stop, if not nil, is polled between iterations; when it returns
 	// true the run checkpoints and returns an error wrapping ErrStopped.
 	Stop func() bool
 	// Progress, if not nil, is called after every iteration.
 	Progress func(PairStats)
+}
+
+// checkpointEvery returns the iterations between checkpoints, or an
+// error wrapping ErrConfig for a negative CheckpointEvery.
+func (o Options) checkpointEvery() (int, error) {
+	if o.CheckpointEvery < 0 {
+		return 0, fmt.Errorf("learn: Options.CheckpointEvery %d, want >= 0 (0 for %d): %w", o.CheckpointEvery, DefaultCheckpointEvery, ErrConfig)
+	}
+	every := o.CheckpointEvery
+	setInt(&every, DefaultCheckpointEvery)
+	return every, nil
 }
 
 // Result is what a paired run produced.
@@ -198,6 +210,10 @@ func parsePairRow(r []string, untrained bool) (PairStats, error) {
 // length does not make; its other rows and its teams are those of the
 // fresh run.
 func Train(spec RunSpec, opt Options) (*Result, error) {
+	every, err := opt.checkpointEvery()
+	if err != nil {
+		return nil, err
+	}
 	pair, err := NewPair(spec)
 	if err != nil {
 		return nil, err
@@ -232,8 +248,6 @@ func Train(spec RunSpec, opt Options) (*Result, error) {
 			return res, err
 		}
 	}
-	every := opt.CheckpointEvery
-	setInt(&every, DefaultCheckpointEvery)
 	for pair.het.iter < pair.spec.Iterations {
 		if opt.Stop != nil && opt.Stop() {
 			if err := save(); err != nil {

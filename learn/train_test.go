@@ -846,3 +846,18 @@ func dirFiles(t *testing.T, dir string) map[string]string {
 	}
 	return files
 }
+
+// TestNegativeCheckpointEvery checks that a negative CheckpointEvery is
+// refused by Train and HetGPS before anything is written.
+func TestNegativeCheckpointEvery(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Train(smallSpec(2), Options{Dir: dir, CheckpointEvery: -1}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "CheckpointEvery -1") {
+		t.Errorf("Train: %v, want ErrConfig naming CheckpointEvery", err)
+	}
+	if _, err := HetGPS(hetgpsMatrix(1, 2), Options{Dir: dir, CheckpointEvery: -3}); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "CheckpointEvery -3") {
+		t.Errorf("HetGPS: %v, want ErrConfig naming CheckpointEvery", err)
+	}
+	if files := dirFiles(t, dir); len(files) != 0 {
+		t.Errorf("refused runs wrote %d files", len(files))
+	}
+}
