@@ -51,6 +51,13 @@ func (l *intList) Set(s string) error {
 			vals = append(vals, v)
 		}
 	}
+	seen := make(map[int]bool, len(vals))
+	for _, v := range vals {
+		if seen[v] {
+			return fmt.Errorf("%d is given twice (each number gives its own rows)", v)
+		}
+		seen[v] = true
+	}
 	l.vals, l.set = vals, true
 	return nil
 }

@@ -157,6 +157,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"gains", "-u", "softmax(2)", "-t", "softmax(2)", "-method", "numerical", "-restarts", "2000000000"}, "-restarts 2000000000: want at most 10000"},
 		{[]string{"gains", "-n", "100000000", "-m", "2"}, "want N × M at most 16384 for the numerical optimiser"},
 		{[]string{"gains", "-n", "1-10000", "-m", "1-10000", "-method", "closed"}, "rows: want at most 100000"},
+		{[]string{"gains", "-n", "2,3,2"}, "2 is given twice"},
+		{[]string{"gains", "-m", "2-4", "-m", "3"}, "3 is given twice"},
 		{[]string{"gains", "-n", "1-10000,1-10000"}, "more than 10000 numbers"},
 		{[]string{"train"}, "-dir DIR is required"},
 		{[]string{"train", "-dir", dir, "-env", "football"}, "-env"},
