@@ -489,19 +489,23 @@ func TestSplitTop(t *testing.T) {
 
 // TestRepeatedIntList checks that a repeated -n or -m adds to the list,
 // as a repeated -u, -t or -pairs does: its first use replaces the
-// default, and the limit counts the numbers of every use.
+// default, a number already given is refused, and the limit counts the
+// numbers of every use.
 func TestRepeatedIntList(t *testing.T) {
 	l := intList{vals: []int{2}}
-	for _, s := range []string{"3", "5-6", "3"} {
+	for _, s := range []string{"3", "5-6", "2"} {
 		if err := l.Set(s); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if l.String() != "3,5,6,3" {
-		t.Errorf("-n 3 -n 5-6 -n 3 over the default 2: %q, want 3,5,6,3", l.String())
+	if l.String() != "3,5,6,2" {
+		t.Errorf("-n 3 -n 5-6 -n 2 over the default 2: %q, want 3,5,6,2", l.String())
 	}
-	if err := l.Set("1-9997"); err == nil || !strings.Contains(err.Error(), "more than 10000 numbers") {
-		t.Errorf("10001 numbers over four uses: %v", err)
+	if err := l.Set("6"); err == nil || !strings.Contains(err.Error(), "6 is given twice") {
+		t.Errorf("-n 6 again: %v, want an error naming 6", err)
+	}
+	if err := l.Set("7-10003"); err == nil || !strings.Contains(err.Error(), "more than 10000 numbers") {
+		t.Errorf("10001 numbers over five uses: %v", err)
 	}
 	code, out, errOut := runArgs("gains", "-n", "2", "-n", "3", "-m", "2", "-m", "4", "-u", "min", "-t", "max", "-method", "closed", "-kind", "continuous", "-format", "csv")
 	rows := readCSV(t, out)
