@@ -37,12 +37,28 @@ const (
 	bandAlpha  = 0.25                // opacity of a band's fill
 	bandPanelW = 6.5 * vg.Centimeter // per column of BandPanels
 	bandPanelH = 5 * vg.Centimeter   // per row of BandPanels
-	bandMarker = 1.1 * vg.Millimeter // radius of the marker of a band of one point
+	bandMarker = 1.1 * vg.Millimeter // radius of the marker of a band (or a series of Lines) of one point
 )
 
-// bandShapes are the markers of bands of one point, by colour number:
-// filled, since the marker is all there is of the curve.
+// bandShapes are the markers of bands, and of series of Lines, of one
+// point, by colour number: filled, since the marker is all there is of the
+// curve.
 var bandShapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+
+// pointMarker returns the marker that stands for a curve of the single
+// point xys[0], which a line does not draw (a plotter.Line of one point
+// strokes nothing): the i-th of bandShapes in colour c; or the error of
+// gonum/plot if it refuses the point.
+func pointMarker(xys plotter.XYs, c color.Color, i int) (*plotter.Scatter, error) {
+	pts, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, err
+	}
+	pts.Color = c
+	pts.Shape = bandShapes[i%len(bandShapes)]
+	pts.Radius = bandMarker
+	return pts, nil
+}
 
 // referenceStyle is the line style of a panel's reference values.
 var referenceStyle = draw.LineStyle{
@@ -207,13 +223,10 @@ func bandPlotters(b Band, c color.Color, i int) (fill plot.Plotter, centre plot.
 		xys[k].X, xys[k].Y = b.X[k], b.Mean[k]
 	}
 	if len(xys) == 1 {
-		pts, err := plotter.NewScatter(xys)
+		pts, err := pointMarker(xys, c, i)
 		if err != nil {
 			return nil, nil, nil, badf("band %q: %v", b.Label, err)
 		}
-		pts.Color = c
-		pts.Shape = bandShapes[i%len(bandShapes)]
-		pts.Radius = bandMarker
 		return fill, pts, append(thumbs, pts), nil
 	}
 	line, err := plotter.NewLine(xys)
