@@ -2,6 +2,7 @@ package figures
 
 import (
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -10,8 +11,11 @@ import (
 )
 
 // Interval is an estimate and an interval around it, such as a mean and
-// the mean ± one standard deviation. A NaN Value draws nothing; NaN Lo
-// and Hi draw the point without a bar.
+// the mean ± one standard deviation. A NaN Value draws nothing (Lo and Hi
+// are then ignored); otherwise Value is finite, and Lo and Hi are either
+// both NaN, which draws the point without a bar, or both finite with
+// Lo ≤ Value ≤ Hi. An infinite Value or end, and one NaN end beside a
+// finite one (a one-sided interval), are errors (see Intervals).
 type Interval struct {
 	Value, Lo, Hi float64
 }
@@ -51,10 +55,12 @@ func intervalOffset(i, n int) float64 {
 // one colour and marker per series, named in a legend; and a reference
 // line across the chart at each of refs (such as 0, or a threshold). If
 // there are no categories, a series has not one interval per category, an
-// interval's finite ends do not enclose its value, a reference is not
-// finite, or the values, references and the margins around them are too
-// far apart to draw (their span overflows float64), the figure carries a
-// "figures: ..." error that says so (see Figure.Err).
+// interval whose Value is not NaN has an infinite Value or end, one NaN
+// end and one finite, or ends that do not enclose its Value (see
+// Interval), a reference is not finite, or the values, references and the
+// margins around them are too far apart to draw (their span overflows
+// float64), the figure carries a "figures: ..." error that says so,
+// naming the series and category, or the axis (see Figure.Err).
 func Intervals(title, yLabel string, categories []string, refs []float64, series ...IntervalSeries) *Figure {
 	p, err := intervalsPlot(title, yLabel, categories, refs, series)
 	if err != nil {
@@ -136,8 +142,8 @@ type errorPoints struct {
 }
 
 // addIntervals draws the points of s at x = category + offset, with bars
-// where both ends are finite, or returns an error if an interval is
-// malformed.
+// where the ends are not NaN, or returns an error if an interval is
+// malformed (see checkInterval).
 func addIntervals(p *plot.Plot, s IntervalSeries, offset float64, i int) error {
 	var pts plotter.XYs
 	var bars errorPoints
@@ -183,11 +189,24 @@ func addIntervals(p *plot.Plot, s IntervalSeries, offset float64, i int) error {
 	return nil
 }
 
-// checkInterval returns an error unless the interval's ends that are not
-// NaN are finite and ordered around its finite value.
+// checkInterval returns an error about interval k of series name, whose
+// Value is not NaN, unless its Value is finite and its ends are both NaN
+// (no bar) or both finite and on either side of Value. The error names
+// an end (or the Value) that is infinite, and an end that is NaN while
+// the other is not.
 func checkInterval(name string, k int, iv Interval) error {
-	if math.IsInf(iv.Value, 0) || iv.Lo > iv.Value || iv.Hi < iv.Value || math.IsInf(iv.Lo, 0) || math.IsInf(iv.Hi, 0) {
-		return badf("series %q, category %d: interval %v to %v does not enclose %v", name, k, iv.Lo, iv.Hi, iv.Value)
+	where := "series " + strconv.Quote(name) + ", category " + strconv.Itoa(k)
+	switch {
+	case math.IsInf(iv.Value, 0):
+		return badAt(where, "Value is %v; want a finite number, or NaN to draw nothing", iv.Value)
+	case math.IsInf(iv.Lo, 0):
+		return badAt(where, "Lo is %v; want a finite number, or NaN for no interval", iv.Lo)
+	case math.IsInf(iv.Hi, 0):
+		return badAt(where, "Hi is %v; want a finite number, or NaN for no interval", iv.Hi)
+	case math.IsNaN(iv.Lo) != math.IsNaN(iv.Hi):
+		return badAt(where, "Lo is %v but Hi is %v; want both ends, or both NaN for no interval", iv.Lo, iv.Hi)
+	case iv.Lo > iv.Value || iv.Hi < iv.Value:
+		return badAt(where, "interval %v to %v does not enclose %v", iv.Lo, iv.Hi, iv.Value)
 	}
 	return nil
 }

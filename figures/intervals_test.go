@@ -74,7 +74,12 @@ func TestIntervalsMalformedInput(t *testing.T) {
 	}{
 		{"too few", IntervalSeries{Name: "s", Points: []Interval{{1, 0, 2}}}, "1 intervals for 2 categories"},
 		{"outside", IntervalSeries{Name: "s", Points: []Interval{{1, 2, 3}, {0, nan, nan}}}, "does not enclose"},
-		{"infinite", IntervalSeries{Name: "s", Points: []Interval{{math.Inf(1), nan, nan}, {0, nan, nan}}}, "does not enclose"},
+		{"infinite", IntervalSeries{Name: "s", Points: []Interval{{math.Inf(1), nan, nan}, {0, nan, nan}}}, "category 0: Value is +Inf; want a finite number, or NaN"},
+		{"no Lo", IntervalSeries{Name: "s", Points: []Interval{{0, -1, 1}, {1, nan, 2}}}, "category 1: Lo is NaN but Hi is 2"},
+		{"no Hi", IntervalSeries{Name: "s", Points: []Interval{{1, 0, nan}, {0, -1, 1}}}, "category 0: Lo is 0 but Hi is NaN"},
+		{"infinite Lo", IntervalSeries{Name: "s", Points: []Interval{{1, math.Inf(-1), 2}, {0, nan, nan}}}, "category 0: Lo is -Inf; want a finite number, or NaN"},
+		{"infinite Hi", IntervalSeries{Name: "s", Points: []Interval{{1, 0, 2}, {0, nan, math.Inf(1)}}}, "category 1: Hi is +Inf; want a finite number, or NaN"},
+		{"infinite Lo, no Hi", IntervalSeries{Name: "s", Points: []Interval{{1, math.Inf(-1), nan}, {0, nan, nan}}}, "Lo is -Inf"},
 	} {
 		wantBad(t, c.name, func() *Figure { return Intervals("", "", []string{"a", "b"}, nil, c.s) }, `series "s"`, c.msg)
 	}
