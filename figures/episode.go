@@ -59,7 +59,7 @@ type Trajectories struct {
 	// Offset, if not 0, draws agent i shifted by (i − (N−1)/2)·Offset in
 	// x and in y, so that agents that share cells of a grid world, or walk
 	// the same edges, stay apart in the picture (try 0.06 cells). Tasks are
-	// not shifted.
+	// not shifted. Without Bounds, the view fits the shifted paths.
 	Offset float64
 	// AgentLabels[i] names agent i in the legend and TaskLabels[j] labels
 	// task j beside it; nil gives "agent i" and "<TaskName> j".
@@ -440,8 +440,9 @@ func (t Trajectories) taskLabel(j int) string {
 	return t.taskName() + " " + strconv.Itoa(j)
 }
 
-// span returns the axis ranges: the bounds, or the data's extent, with a
-// margin of 4% of the larger side.
+// span returns the axis ranges: the bounds, or the extent of the data as
+// drawn (the agents shifted by Offset, see drawnAgents), with a margin of
+// 4% of the larger side.
 func (t Trajectories) span() [4]float64 {
 	var s [4]float64
 	if t.Bounds != [4]float64{} {
@@ -452,7 +453,7 @@ func (t Trajectories) span() [4]float64 {
 			s[0], s[1] = math.Min(s[0], p[0]-r), math.Max(s[1], p[0]+r)
 			s[2], s[3] = math.Min(s[2], p[1]-r), math.Max(s[3], p[1]+r)
 		}
-		for _, path := range t.Agents {
+		for _, path := range t.drawnAgents() {
 			for _, p := range path {
 				grow(p, t.AgentRadius)
 			}
@@ -577,9 +578,7 @@ func (e *episodePlotter) arrows(t Trajectories) []arrow {
 
 func (e *episodePlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	t := e.t
-	if t.Offset != 0 {
-		t.Agents = shifted(t.Agents, t.Offset)
-	}
+	t.Agents = t.drawnAgents()
 	tx, ty := p.Transforms(&c)
 	at := func(q [2]float64) vg.Point { return vg.Point{X: tx(q[0]), Y: ty(q[1])} }
 	// disc returns the outline of a disc of world radius r around q.
@@ -722,6 +721,15 @@ func (t Trajectories) taskMoves(j int) bool {
 		}
 	}
 	return false
+}
+
+// drawnAgents returns the agents' paths as Episode draws them: shifted by
+// Offset (see shifted), or as they are if Offset is 0.
+func (t Trajectories) drawnAgents() [][][2]float64 {
+	if t.Offset == 0 {
+		return t.Agents
+	}
+	return shifted(t.Agents, t.Offset)
 }
 
 // shifted returns the paths with path i moved by (i − (N−1)/2)·offset in x

@@ -19,7 +19,8 @@ type Efforts struct {
 	Title string
 	// Steps[k] is the step of record k. A record at step 0 is the state
 	// right after a reset, which has no effort matrix yet (a Recorder
-	// stores zeros there): EffortLines leaves it out.
+	// stores zeros there): EffortLines and EffortStrips leave it out, of
+	// the picture and of the effort scale.
 	Steps []int
 	// Matrices[k] is the flat, row-major N x M effort matrix of record k;
 	// every effort is finite and at least 0.
@@ -137,8 +138,8 @@ func addEffortLine(p *plot.Plot, s Series, c color.Color, w vg.Length, i int) er
 // coinciding lines stay visible as nested stripes. A column of a panel row thus shows who works on task j
 // and when: specialists split into one high line per task, identical
 // agents draw the same line in every panel. The y axis runs from 0 to 1,
-// or to the largest effort if that is more. Episodes of at most 25
-// records also get a marker at every record. If there are no episodes or
+// or to the largest effort drawn (of every row) if that is more. Episodes
+// of at most 25 records also get a marker at every record. If there are no episodes or
 // one is malformed, the figure carries a "figures: ..." error that says so,
 // naming the row (see Figure.Err).
 func EffortLines(title string, rows ...Efforts) *Figure {
@@ -237,9 +238,9 @@ const (
 // of cells: one row of panels per episode, one panel per task j, and in
 // it one strip per agent i (agent 0 on top), with a cell per step whose
 // colour goes from white (r_ij = 0) to the agent's colour (r_ij = 1, or
-// the largest effort if that is more). It suits discrete efforts (who
-// loads, who has caught whom) better than EffortLines, whose lines
-// coincide there. If there are no episodes or one is malformed, the
+// the largest effort drawn, of every row, if that is more). It suits
+// discrete efforts (who loads, who has caught whom) better than
+// EffortLines, whose lines coincide there. If there are no episodes or one is malformed, the
 // figure carries a "figures: ..." error that says so, naming the row (see
 // Figure.Err).
 func EffortStrips(title string, rows ...Efforts) *Figure {
@@ -348,8 +349,9 @@ func blend(c color.Color, v float64) color.Color {
 
 // effortExtent checks every episode of efforts and returns the largest
 // number of tasks and of agents among them, and the top of the effort
-// scale: 1, or the largest effort if that is more; or the error of the
-// first malformed episode.
+// scale: 1, or the largest effort drawn if that is more (records at step
+// 0 are not drawn, see Efforts.Steps); or the error of the first
+// malformed episode.
 func effortExtent(rows []Efforts) (cols, agents int, top float64, err error) {
 	top = 1
 	for r, e := range rows {
@@ -358,7 +360,10 @@ func effortExtent(rows []Efforts) (cols, agents int, top float64, err error) {
 		}
 		cols = max(cols, e.Tasks)
 		agents = max(agents, e.Agents)
-		for _, m := range e.Matrices {
+		for k, m := range e.Matrices {
+			if e.Steps[k] == 0 {
+				continue
+			}
 			for _, v := range m {
 				top = math.Max(top, v)
 			}

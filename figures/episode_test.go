@@ -279,3 +279,59 @@ func TestBlend(t *testing.T) {
 		t.Errorf("blend(c, 0) = %v, want white", got)
 	}
 }
+
+// TestEpisodeOffsetInView draws three agents along one path, from (0, 0)
+// to (1, 0) to (1, 1), with Offset 0.3 and no Bounds: agent i is drawn
+// shifted by (i − 1)·0.3 in x and y, so agent 0 starts at (−0.3, −0.3)
+// and agent 2 ends at (1.3, 1.3). The axes span every shifted position,
+// agent 0's line leaves its start in its colour, and agent 2's end disc
+// is drawn in its colour.
+func TestEpisodeOffsetInView(t *testing.T) {
+	path := [][2]float64{{0, 0}, {1, 0}, {1, 1}}
+	tr := Trajectories{Agents: [][][2]float64{path, path, path}, Offset: 0.3}
+	l, err := newEpisodeLayout("", []Trajectories{tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := l.plots[0]
+	if p.X.Min > -0.3 || p.X.Max < 1.3 || p.Y.Min > -0.3 || p.Y.Max < 1.3 {
+		t.Errorf("axes x %v to %v, y %v to %v; want both from -0.3 or less to 1.3 or more (the shifted paths)", p.X.Min, p.X.Max, p.Y.Min, p.Y.Max)
+	}
+	f := Episode("", tr)
+	img := decode(t, f)
+	at := func(x, y float64) image.Point { return pixel(l.dataPoint(0, x, y, f.Width, f.Height), f.Height) }
+	if start := at(-0.3, -0.3); !colourAround(img, start, 2, agentColor(0), 40) {
+		t.Errorf("no colour of agent 0 near its shifted start, pixel %v", start)
+	}
+	if end := at(1.3, 1.3); !near(img.At(end.X, end.Y), agentColor(2), 10) {
+		t.Errorf("pixel %v at agent 2's shifted end is %v, want its colour %v", end, img.At(end.X, end.Y), agentColor(2))
+	}
+}
+
+// TestEffortScaleLeavesOutStepZero gives the record at step 0, which
+// neither EffortLines nor EffortStrips draws, an effort of 5, above the
+// drawn ones (at most 0.6): the top of the effort scale stays 1, and both
+// figures are the same as with an effort of 0 there.
+func TestEffortScaleLeavesOutStepZero(t *testing.T) {
+	efforts := func(v0 float64) Efforts {
+		return Efforts{Steps: []int{0, 1, 2}, Matrices: [][]float64{{v0, 0}, {0.5, 0.2}, {0.6, 0.1}}, Agents: 1, Tasks: 2}
+	}
+	if _, _, top, err := effortExtent([]Efforts{efforts(5)}); err != nil || top != 1 {
+		t.Errorf("effortExtent: top %v, error %v; want 1 (the step-0 record is not drawn)", top, err)
+	}
+	svg := func(f *Figure) []byte {
+		b, err := f.Encode("svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for name, mk := range map[string]func(...Efforts) *Figure{
+		"EffortLines":  func(e ...Efforts) *Figure { return EffortLines("e", e...) },
+		"EffortStrips": func(e ...Efforts) *Figure { return EffortStrips("e", e...) },
+	} {
+		if !bytes.Equal(svg(mk(efforts(5))), svg(mk(efforts(0)))) {
+			t.Errorf("%s: the effort at step 0, which is not drawn, changes the figure", name)
+		}
+	}
+}
