@@ -180,8 +180,7 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 //     shift half or all of one entry's effort above the floor to another
 //     task of its row, or spread it equally over all the other tasks of
 //     its row (this raises several task scores at once, as a minimum
-//     over tasks needs: min∘powersum(2), N = 3, M = 5, went from 0.25 to
-//     0.26995 with it), if it improves, is ascended through the last
+//     over tasks needs), if it improves, is ascended through the last
 //     smoothing stage alone and the true reward (the coarse stages can
 //     carry a point to another basin), as is the best point itself first
 //     for a non-smooth reward; this is repeated while it improves, at most

@@ -288,7 +288,7 @@ func tagLargeTeam() learn.Config {
 // the paper's Tag gains) trained with tagLargeTeam's large batches: 3
 // seeds of 300 iterations, so 4,800,000 frames per team and run, 16% of
 // the paper's 30M, evaluated on 64 episodes every 5 iterations. A run
-// takes 13 to 16 minutes on two cores, the 27 runs 6 to 7 hours;
+// takes about 15 minutes on two cores (12 to 40 in the stored runs);
 // Ctrl-C and the same command again resume it.
 //
 // Its final gains count the capture reward alone, as the paper's: after

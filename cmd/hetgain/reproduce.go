@@ -183,7 +183,7 @@ type reproduceJob struct {
 func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 	dir := fs.String("dir", "", "`DIR` for the runs and results (default results/<experiment>)")
 	jobs := fs.Int("jobs", 1, "runs trained at once (at most 256, and about 4 GB of memory)")
-	seeds := fs.Int("seeds", 0, "seeds per cell (0: the experiment's, 3; at most 10000)")
+	seeds := fs.Int("seeds", 0, "seeds per cell (0: the experiment's own, 3 but for observability and observability-index, 4, and tag-large-30m, 9; at most 10000)")
 	firstSeed := fs.Int("first-seed", 0, "train and tabulate only seeds `S` to -seeds of each cell (0: from 1)")
 	iterations := fs.Int("iterations", 0, "training iterations per run (0: the experiment's; at most 1000000)")
 	entropy := fs.Float64("entropy", 0, "train with PPO's entropy bonus of weight `W` (0: the experiment's, none; learning experiments only)")
