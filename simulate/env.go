@@ -43,7 +43,9 @@ const MaxPhysical = 1e6
 const MaxEnvValues = 1 << 24
 
 // MaxEpisodeLength is the longest episode the environments accept, and
-// the most steps Rollout and Profile play.
+// the most steps Rollout and Profile play: an episode (of an environment
+// from outside this package) still running after it is an error wrapping
+// ErrConfig.
 const MaxEpisodeLength = 1 << 24
 
 // Space describes the action space of one agent.
@@ -70,7 +72,7 @@ func (s Space) Width() int {
 	return s.Dim
 }
 
-// String describes the space, e.g. "Discrete(3)" or "Box(2)[-1,1]".
+// String describes the space, e.g. "Discrete(3)" or "Box(2)[-1 -1]..[1 1]".
 func (s Space) String() string {
 	if s.Discrete {
 		return fmt.Sprintf("Discrete(%d)", s.Choices)

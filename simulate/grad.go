@@ -98,8 +98,11 @@ func TeamReturnGradients(hetEnv, homEnv DifferentiableEnv, het, hom Policy, seed
 	return t, nil
 }
 
-// Gain returns the heterogeneity gain Het − Hom and its gradient.
+// Gain returns the heterogeneity gain Het − Hom and its gradient. It
+// panics with a "simulate: " message if HetGrad and HomGrad differ in
+// length.
 func (t TeamReturns) Gain() (float64, []float64) {
+	t.checkGrads()
 	grad := make([]float64, len(t.HetGrad))
 	for j := range grad {
 		grad[j] = t.HetGrad[j] - t.HomGrad[j]
@@ -116,8 +119,9 @@ func (t TeamReturns) Gain() (float64, []float64) {
 // whenever Het > 0 and Hom is a vanishing share of it, however small
 // both are. Where both returns are 0 (S = 0) it is 0 with a zero
 // gradient; where one is 0 the gradient takes the derivative of |x| at 0
-// as 0.
+// as 0. It panics as Gain does.
 func (t TeamReturns) RelativeGain() (float64, []float64) {
+	t.checkGrads()
 	grad := make([]float64, len(t.HetGrad))
 	// Halves first and quotients before differences, so that returns and
 	// gradients near the largest float64 do not overflow.
@@ -250,4 +254,12 @@ func gradientsOverBatch(env string, batch, k int, element func(b int, grad []flo
 		}
 	}
 	return ret, grad, nil
+}
+
+// checkGrads panics with a "simulate: " message if the two gradients of t
+// differ in length.
+func (t TeamReturns) checkGrads() {
+	if len(t.HetGrad) != len(t.HomGrad) {
+		panic(fmt.Sprintf("simulate: TeamReturns with gradients of %d and %d parameters", len(t.HetGrad), len(t.HomGrad)))
+	}
 }

@@ -342,3 +342,66 @@ func TestRecorderActionLength(t *testing.T) {
 		t.Errorf("12 actions: %v, recorded %v", err, rec.Actions)
 	}
 }
+
+// endlessEnv is an environment of one agent whose episode never ends, as
+// one from outside the package might be; it counts the steps played.
+type endlessEnv struct {
+	steps         int
+	obs, rew, eff []float64
+	done          []bool
+}
+
+func (e *endlessEnv) Name() string           { return "endless" }
+func (e *endlessEnv) Batch() int             { return 1 }
+func (e *endlessEnv) Agents() int            { return 1 }
+func (e *endlessEnv) Tasks() int             { return 1 }
+func (e *endlessEnv) ObsDim() int            { return 1 }
+func (e *endlessEnv) ActionSpace() Space     { return Space{Discrete: true, Choices: 1} }
+func (e *endlessEnv) Params() Params         { return Params{} }
+func (e *endlessEnv) SetParams(Params) error { return nil }
+func (e *endlessEnv) EpisodeLength() int     { return MaxEpisodeLength }
+func (e *endlessEnv) Obs() []float64         { return e.obs }
+func (e *endlessEnv) Reward() []float64      { return e.rew }
+func (e *endlessEnv) Effort() []float64      { return e.eff }
+func (e *endlessEnv) Done() []bool           { return e.done }
+func (e *endlessEnv) Step([]float64) error   { e.steps++; e.rew[0] = 1; return nil }
+func (e *endlessEnv) Reset(int64) error {
+	e.steps = 0
+	e.obs, e.rew, e.eff, e.done = []float64{0}, []float64{0}, []float64{1}, []bool{false}
+	return nil
+}
+
+// TestEpisodeCap checks that Rollout and Profile play at most
+// MaxEpisodeLength steps of an episode that does not end, and say so
+// with an error rather than return a cut-off episode as if it were whole.
+func TestEpisodeCap(t *testing.T) {
+	e := &endlessEnv{}
+	pol := ConstantPolicy{Actions: [][]float64{{0}}}
+	if _, err := Rollout(e, pol, 0, nil); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "did not end within MaxEpisodeLength") || e.steps != MaxEpisodeLength {
+		t.Errorf("Rollout: %v after %d steps; want ErrConfig after %d", err, e.steps, MaxEpisodeLength)
+	}
+	if _, err := Profile(e, pol, 0); !errors.Is(err, ErrConfig) || e.steps != MaxEpisodeLength {
+		t.Errorf("Profile: %v after %d steps; want ErrConfig after %d", err, e.steps, MaxEpisodeLength)
+	}
+}
+
+// TestProfileAndGainMisuse checks the "simulate: " panics of a nil
+// profile and of team returns whose gradients differ in length.
+func TestProfileAndGainMisuse(t *testing.T) {
+	var p *EffortProfile
+	wantPanic(t, "At of a nil profile", "nil *EffortProfile", func() { p.At(0, 0) })
+	tr := TeamReturns{Het: 1, Hom: 0, HetGrad: []float64{1, 2}, HomGrad: []float64{1}}
+	wantPanic(t, "Gain", "gradients of 2 and 1 parameters", func() { tr.Gain() })
+	wantPanic(t, "RelativeGain", "gradients of 2 and 1 parameters", func() { tr.RelativeGain() })
+}
+
+// TestSpaceString checks the forms that Space.String's doc shows.
+func TestSpaceString(t *testing.T) {
+	box := Space{Dim: 2, Low: []float64{-1, -1}, High: []float64{1, 1}}
+	if got := box.String(); got != "Box(2)[-1 -1]..[1 1]" {
+		t.Errorf("box: %q", got)
+	}
+	if got := (Space{Discrete: true, Choices: 3}).String(); got != "Discrete(3)" {
+		t.Errorf("discrete: %q", got)
+	}
+}

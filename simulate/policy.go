@@ -333,8 +333,11 @@ func play(env Env, pol Policy, seed int64, rec *Recorder, afterStep func(live []
 			live[b] = !d
 			all = all && d
 		}
-		if all || steps > MaxEpisodeLength {
+		if all {
 			return nil
+		}
+		if steps == MaxEpisodeLength {
+			return fmt.Errorf("simulate: %s: the episode did not end within MaxEpisodeLength = %d steps: %w", env.Name(), MaxEpisodeLength, ErrConfig)
 		}
 		obs := env.Obs()
 		for b := 0; b < B; b++ {

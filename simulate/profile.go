@@ -30,9 +30,11 @@ type EffortProfile struct {
 	Effort []float64
 	// Covered[k], k = 0, ..., M, is the fraction of the steps counted in
 	// which exactly k tasks were covered: had an agent that put more than
-	// CoverEffort, half of its unit of effort, on it. So an agent covers
-	// at most one task. Where efforts are 0 or 1 (Tag, the discrete matrix
-	// game) a task is covered when some agent works on it; with
+	// CoverEffort, half of its unit of effort, on it. So where an agent's
+	// efforts sum to at most 1 it covers at most one task; a Tag chaser,
+	// which keeps every capture, may cover several. Where efforts are 0 or
+	// 1 (Tag, the discrete matrix game) a task is covered when some agent
+	// works on it; with
 	// continuous efforts, when some agent works mainly on it, and
 	// Covered[M] is the fraction of steps in which the team's agents
 	// split over all the tasks.
@@ -147,6 +149,9 @@ func rowDistance(a []float64, n, m int) float64 {
 // "simulate: " message if i or j is out of range or Effort does not hold
 // the Agents x Tasks matrix.
 func (p *EffortProfile) At(i, j int) float64 {
+	if p == nil {
+		panic("simulate: At of a nil *EffortProfile")
+	}
 	if i < 0 || i >= p.Agents || j < 0 || j >= p.Tasks {
 		panic(fmt.Sprintf("simulate: effort profile index (%d, %d) out of range %d x %d", i, j, p.Agents, p.Tasks))
 	}
