@@ -99,9 +99,10 @@ func limitOf(t, mean float64) extreme {
 // HetAlloc and HomRow attain Het and Hom. HomRow is (1, 0, ..., 0) for
 // U = max and for discrete allocations, and the uniform row (1/M, ..., 1/M)
 // otherwise. For T = max with U in {min, mean}, and for discrete min∘mean,
-// HetAlloc assigns task j to agent j mod N (an agent with several tasks
-// spreads its effort evenly over them; an agent i with none, when N > M,
-// works on task i mod M); otherwise it repeats HomRow.
+// HetAlloc puts agent i on task i mod M; with continuous allocations and
+// N < M, it assigns task j to agent j mod N, which spreads its effort
+// evenly over its tasks (discrete rows cannot spread: tasks N to M−1 then
+// get nobody). Otherwise it repeats HomRow.
 func ClosedForm(u, t aggregators.Operator, n, m int, kind Allocation) (Gains, error) {
 	if err := checkSizes(n, m); err != nil {
 		return Gains{}, err

@@ -142,8 +142,8 @@ func checkPredictArgs(u, t aggregators.Operator, n, m int) error {
 		if op.op == nil {
 			return fmt.Errorf("gain: %s is nil: %w", op.name, ErrOperator)
 		}
-		if err := aggregators.Check(op.op, []float64{0}); err != nil {
-			return fmt.Errorf("gain: %s = %v: %w: %w", op.name, op.op, ErrOperator, err)
+		if err := numCheckOperator(op.name, op.op); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -114,6 +114,8 @@ func TestPredictErrors(t *testing.T) {
 		{aggregators.Softmax{T: math.NaN()}, aggregators.Max{}, 2, 2, gain.ErrOperator},
 		{aggregators.PowerSum{T: 2}, negative, 2, 2, gain.ErrOperator},
 		{aggregators.Sum{}, infinite, 2, 2, gain.ErrOperator},
+		{(*aggregators.Softmax)(nil), aggregators.Max{}, 2, 2, gain.ErrOperator}, // a typed nil: no panic
+		{aggregators.Min{}, (*aggregators.PowerSum)(nil), 2, 2, gain.ErrOperator},
 	}
 	for _, c := range cases {
 		if _, err := gain.Predict(c.u, c.t, c.n, c.m); !errors.Is(err, c.target) {
