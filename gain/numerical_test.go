@@ -571,6 +571,17 @@ func TestNumericalKicks(t *testing.T) {
 	if v := numEvaluate(t, r, numUnit, better); !closeTo(v, 0.41895, 1e-5) || !(g.Het < v) || !closeTo(g.Het, 0.41869, 1e-5) {
 		t.Errorf("%v, N = 4, M = 5: the documented allocation scores %v, want 0.41895 and above Het %v (documented 0.41869)", r, v, g.Het)
 	}
+	r = aggregators.NewReward(aggregators.Min{}, aggregators.PowerMean{T: 5})
+	better = mat.NewDense(4, 5, []float64{
+		0.562, 0, 0.438, 0, 0,
+		0, 0, 0, 0.562, 0.438,
+		0, 0.562, 0.438, 0, 0,
+		0, 0, 0.474, 0, 0.526,
+	})
+	g = numMust(t, r, 4, 5, gain.Continuous, nil)
+	if v := numEvaluate(t, r, numUnit, better); !closeTo(v, 0.42592, 1e-5) || !(g.Het < v) || !closeTo(g.Het, 0.40517, 1e-5) {
+		t.Errorf("%v, N = 4, M = 5: the documented allocation scores %v, want 0.42592 and above Het %v (documented 0.40517)", r, v, g.Het)
+	}
 }
 
 // numShift returns the optima of a {min, mean, max}² reward under the
@@ -616,6 +627,19 @@ func TestNumericalBudgets(t *testing.T) {
 	g := numMust(t, r, 2, 2, gain.Continuous, &gain.Options{Budget: b})
 	if s := math.Pow(2, 1.5); !closeTo(g.Het, 2*s, numTol) || !closeTo(g.Hom, math.Sqrt2*s, numTol) {
 		t.Errorf("%v, budget %+v: Het %v, Hom %v; want %v, %v", r, b, g.Het, g.Hom, 2*s, math.Sqrt2*s)
+	}
+	numCheckGains(t, r, g, 2, 2, gain.Continuous, b)
+
+	// A negative floor under an outer operator that takes only
+	// non-negative scores: every row with an entry at the floor is refused
+	// (powersum(2) of a score of -1), so R_hom = 1 comes from the row
+	// (1, 0), with 0 off its task; R_het = 2² + 2² from rows (2, -1) and
+	// (-1, 2), whose column maxima are 2.
+	r = aggregators.NewReward(aggregators.PowerSum{T: 2}, aggregators.Max{})
+	b = gain.Budget{Min: -1, Max: 1}
+	g = numMust(t, r, 2, 2, gain.Continuous, &gain.Options{Budget: b})
+	if !closeTo(g.Hom, 1, numTol) || !closeTo(g.Het, 8, numTol) {
+		t.Errorf("%v, budget %+v: Het %v, Hom %v; want 8, 1", r, b, g.Het, g.Hom)
 	}
 	numCheckGains(t, r, g, 2, 2, gain.Continuous, b)
 
