@@ -511,7 +511,10 @@ type HetGPSStats struct {
 	// the HetGPS iteration and Frames those each team collected so far.
 	// At iterations that do not train the agents (Alternated), no
 	// rollouts are collected: HetReturn, HomReturn and Gain are NaN, and
-	// so are the evaluations unless it is the last iteration.
+	// so are the evaluations unless it is the last iteration. Run.EvalEvery
+	// counts the iterations that train the agents, not HetGPS iterations:
+	// under Alternated with x = 2, y = 1 and EvalEvery 2, the evaluations
+	// fall at HetGPS iterations 2, 5, 8, ...
 	//
 	// Everything the row measures (returns, evaluations, GradGain,
 	// ThetaGrad) is measured before θ steps, at the θ of the row before

@@ -1161,3 +1161,25 @@ func TestHetGPSRelativeGain(t *testing.T) {
 		t.Errorf("θ after 3 iterations is %v with and without RelativeGain", logs[0][2].Theta)
 	}
 }
+
+// TestHetGPSEvalCadence checks what HetGPSStats documents: Run.EvalEvery
+// counts the iterations that train the agents, so under Alternated with
+// x = 2, y = 1 and EvalEvery 2 the evaluations fall at HetGPS iterations
+// 2, 5 and 8, and the last iteration (9) is evaluated as the last.
+func TestHetGPSEvalCadence(t *testing.T) {
+	s := hetgpsMatrix(1, 9)
+	s.Schedule, s.AgentIters, s.EnvIters, s.Run.EvalEvery = Alternated, 2, 1, 2
+	res, err := HetGPS(s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, row := range res.Log {
+		if !math.IsNaN(row.EvalGain) {
+			got = append(got, row.Iteration)
+		}
+	}
+	if want := []int{2, 5, 8, 9}; !reflect.DeepEqual(got, want) {
+		t.Errorf("evaluated at HetGPS iterations %v, want %v", got, want)
+	}
+}
