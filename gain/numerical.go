@@ -232,16 +232,20 @@ func Het(r *aggregators.Reward, n, m int, opts *Options) (o Optimum, err error) 
 // a heuristic there (exact in 57 of 60 random Blotto instances in the
 // tests; use Blotto and LevelForaging for exact optima). So is raising a
 // minimum of convex task scores (min∘powersum(p) or min∘powermean(p),
-// p > 1): for min∘powersum(2), N = 4, M = 5 Het is 0.41869, while the
-// rows (0, 0.3529, 0.6471, 0, 0), (0.4589, 0.5408, 0.0003, 0, 0),
-// (0.2923, 0.0446, 0.0158, 0.6473, 0) and (0.3506, 0, 0.0021, 0, 0.6473),
-// found by a hill-climbing search from random starts, score 0.41895; for
-// min∘powermean(5), N = 4, M = 5, Het is 0.40517, while the rows
-// (0.562, 0, 0.438, 0, 0), (0, 0, 0, 0.562, 0.438), (0, 0.562, 0.438, 0, 0)
-// and (0, 0, 0.474, 0, 0.526) score 0.42592, 5% more (more Restarts do
-// not close it). ΔR can therefore be underestimated (R_het
-// too low) or overestimated (R_hom too low); tests compare with closed
-// forms, Theorem 3.4, exact, grid and compass searches.
+// p > 1). Its candidates include allocations in which each agent has a
+// task of its own and all share the rest (privateShared), the form of the
+// best allocations known: for min∘powersum(2), N = 4, M = 5, Het is
+// 0.44444, where a hill-climbing search from random starts found 0.41895,
+// and for min∘powermean(5), N = 4, M = 5, 0.43113, where the best hand
+// allocation scores 0.42592; but neither is proved optimal. Where the
+// optimum lies on the edge of U's domain, the ascent, which avoids
+// undefined points, can stop short of it: for powersum(3)∘lse(-3),
+// N = 2, M = 3 (a column below ln 2/3 has a negative lse(-3) score,
+// outside powersum's domain), R_hom is 0.02813, while the row
+// (ln 2/3, ln 2/3, 1 − 2 ln 2/3) scores 0.028893. ΔR can therefore be
+// underestimated (R_het too low) or overestimated (R_hom too low); tests
+// compare with closed forms, Theorem 3.4, exact, grid and compass
+// searches.
 //
 // Points where a task score is outside U's domain, or R overflows, are
 // treated as undefined and avoided; an overflow anywhere among the points
@@ -533,6 +537,7 @@ func (c *numConfig) raiseHom(s *numSolution, pts []numPoint) error {
 	for _, p := range pts {
 		cands = append(cands, c.columnMeans(p.x))
 	}
+	cands = append(cands, c.fillSlack(s.homRow)...)
 	exact := numNewObjective(c.r, c.n, c.m, true, 0, 1, 1, c.genericKernels)
 	tie := numTieTol * math.Abs(s.homValue)
 	better := false
@@ -562,6 +567,35 @@ func (c *numConfig) raiseHom(s *numSolution, pts []numPoint) error {
 		s.het, s.hetValue = x, v
 	}
 	return nil
+}
+
+// fillSlack returns, if row sums to less than the budget's maximum, the
+// rows that spend the rest: on each task in turn, and evenly on all. An
+// ascent can stop short of the budget where raising a task would first
+// take another task's score out of U's domain (a negative lse(-3) score
+// under powersum(3)), though spending the rest on one task would not.
+func (c *numConfig) fillSlack(row []float64) [][]float64 {
+	sum := 0.0
+	for _, v := range row {
+		sum += v
+	}
+	slack := c.box.hi - sum
+	if !(slack > numTieTol*math.Max(1, math.Abs(c.box.hi))) {
+		return nil
+	}
+	var out [][]float64
+	for j := 0; j <= c.m; j++ {
+		x := append([]float64(nil), row...)
+		if j < c.m {
+			x[j] += slack
+		} else {
+			for k := range x {
+				x[k] += slack / float64(c.m)
+			}
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // columnMeans returns the row of the column means of the flat allocation x.
@@ -726,6 +760,7 @@ func (c *numConfig) searchHet(homRow []float64, homValue float64) (numPoint, []n
 		}
 	}
 	cands = append(cands, x)
+	cands = append(cands, c.privateShared()...)
 
 	rnd := rand.New(numNewSource(c.seed ^ 0x2545F4914F6CDD1D))
 	restarts, _ := c.limits(n * m)
@@ -738,6 +773,38 @@ func (c *numConfig) searchHet(homRow []float64, homValue float64) (numPoint, []n
 		best = numPoint{x: hom, f: homValue}
 	}
 	return best, top, nil
+}
+
+// numPrivateShares are the shares of the budget above the floor that
+// privateShared gives each agent's own task.
+var numPrivateShares = []float64{0.5, 0.55, 0.6, 0.7}
+
+// privateShared returns, for N < M, the allocations in which agent i puts
+// a share w (each of numPrivateShares) of its budget above the floor on
+// task i, its own, and the rest evenly on tasks N to M−1, which all agents
+// share: the form of the best allocations known for a minimum over
+// Schur-convex task scores (min∘powermean(5), N = 4, M = 5), which the
+// other candidates do not reach. It returns nil for N >= M.
+func (c *numConfig) privateShared() [][]float64 {
+	n, m := c.n, c.m
+	if n >= m {
+		return nil
+	}
+	var out [][]float64
+	for _, w := range numPrivateShares {
+		x := make([]float64, n*m)
+		for i := 0; i < n; i++ {
+			for j := 0; j < m; j++ {
+				x[i*m+j] = c.box.lo
+			}
+			x[i*m+i] += w * c.box.s
+			for j := n; j < m; j++ {
+				x[i*m+j] += (1 - w) * c.box.s / float64(m-n)
+			}
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // spreadFlat returns the allocation that the proof of Theorem 3.1 builds
