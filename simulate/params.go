@@ -56,7 +56,6 @@ func effortReward(r *aggregators.Reward, budget float64) *aggregators.Reward {
 // Multi-goal-capture with at most 2 goals). The budget is not applied, as
 // the environments do not apply it.
 func probeReward(r aggregators.Reward, n, m int, kind error) error {
-	r.Budget = math.Inf(1)
 	a := mat.NewDense(n, m, nil)
 	for j := 0; j < m; j++ {
 		for i := 0; i < n; i++ {
@@ -65,14 +64,37 @@ func probeReward(r aggregators.Reward, n, m int, kind error) error {
 			}
 			a.Set(i, j, 1)
 		}
-		v, err := r.Value(a)
-		if err != nil {
-			return fmt.Errorf("reward %v with every agent on task %d: %w: %w", &r, j, err, kind)
+		if err := probeAt(r, a, fmt.Sprintf("with every agent on task %d", j), kind); err != nil {
+			return err
 		}
-		if math.Abs(v) > aggregators.MaxInput {
-			return fmt.Errorf("reward %v with every agent on task %d is %v, above %g in magnitude (aggregators.MaxInput), too large to learn from: %w: %w",
-				&r, j, v, aggregators.MaxInput, aggregators.ErrRange, kind)
+	}
+	return nil
+}
+
+// probeAllOnes is probeReward's check at the capture matrix of ones, every
+// agent on every task, which Tag reaches (a chaser keeps every capture).
+func probeAllOnes(r aggregators.Reward, n, m int, kind error) error {
+	a := mat.NewDense(n, m, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			a.Set(i, j, 1)
 		}
+	}
+	return probeAt(r, a, "with every agent on every task", kind)
+}
+
+// probeAt returns an error wrapping kind, saying where (the efforts a), if
+// r cannot score a or its reward there is above aggregators.MaxInput in
+// magnitude. The budget is not applied.
+func probeAt(r aggregators.Reward, a *mat.Dense, where string, kind error) error {
+	r.Budget = math.Inf(1)
+	v, err := r.Value(a)
+	if err != nil {
+		return fmt.Errorf("reward %v %s: %w: %w", &r, where, err, kind)
+	}
+	if math.Abs(v) > aggregators.MaxInput {
+		return fmt.Errorf("reward %v %s is %v, above %g in magnitude (aggregators.MaxInput), too large to learn from: %w: %w",
+			&r, where, v, aggregators.MaxInput, aggregators.ErrRange, kind)
 	}
 	return nil
 }

@@ -114,6 +114,17 @@ func TestRewardTooLarge(t *testing.T) {
 	if err := g.SetParams(Params{Names: []string{"U.t"}, Values: []float64{1e200}}); !errors.Is(err, ErrParam) || !errors.Is(err, aggregators.ErrRange) {
 		t.Errorf("SetParams(U.t = 1e200): %v, want ErrParam and aggregators.ErrRange", err)
 	}
+	// Tag also reaches every chaser on every escaper: U = sum of 2
+	// escapers' scores of 6e99 each is 1.2e100, where one-task efforts
+	// give 6e99.
+	r := aggregators.NewReward(aggregators.Sum{}, aggregators.MustParse("blotto(6e99; 0.5:1)"))
+	if _, err := NewMatrixGame(1, 2, 2, false, r); err != nil {
+		t.Errorf("matrix game (rows sum to 1): %v", err)
+	}
+	_, err = NewTag(TagConfig{Batch: 1, Reward: r})
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "with every agent on every task is 1.2e+100") {
+		t.Errorf("tag: %v, want ErrConfig naming the all-captured efforts", err)
+	}
 }
 
 // TestSetParamsList checks that every environment refuses a parameter

@@ -250,7 +250,7 @@ func NewTag(cfg TagConfig) (*Tag, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := probeReward(rc, cfg.Chasers, cfg.Escapers, ErrConfig); err != nil {
+	if err := probeTagReward(rc, cfg.Chasers, cfg.Escapers, ErrConfig); err != nil {
 		return nil, fmt.Errorf("simulate: tag: %w", err)
 	}
 	g := &Tag{cfg: cfg, b: cfg.Batch, n: cfg.Chasers, m: cfg.Escapers, o: cfg.Obstacles, length: cfg.EpisodeLength, reward: rc}
@@ -411,7 +411,7 @@ func (g *Tag) SetParams(p Params) error {
 			return err
 		}
 	}
-	if err := probeReward(r, g.n, g.m, ErrParam); err != nil {
+	if err := probeTagReward(r, g.n, g.m, ErrParam); err != nil {
 		return fmt.Errorf("simulate: tag: %v: %w", p, err)
 	}
 	g.reward, g.drag, g.force, g.escForce, g.chaserSpeed, g.escSpeed = r, drag, chaserForce, escForce, cs, es
@@ -824,3 +824,12 @@ func (g *Tag) ObstaclePositions(b int) []float64 {
 // ObstacleRadius returns the current obstacle radius (parameter
 // "obstacle.radius").
 func (g *Tag) ObstacleRadius() float64 { return g.obsRadius }
+
+// probeTagReward is probeReward for Tag, whose capture matrices also
+// reach every chaser on every escaper (probeAllOnes).
+func probeTagReward(r aggregators.Reward, n, m int, kind error) error {
+	if err := probeReward(r, n, m, kind); err != nil {
+		return err
+	}
+	return probeAllOnes(r, n, m, kind)
+}
