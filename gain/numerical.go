@@ -575,11 +575,7 @@ func (c *numConfig) raiseHom(s *numSolution, pts []numPoint) error {
 // take another task's score out of U's domain (a negative lse(-3) score
 // under powersum(3)), though spending the rest on one task would not.
 func (c *numConfig) fillSlack(row []float64) [][]float64 {
-	sum := 0.0
-	for _, v := range row {
-		sum += v
-	}
-	slack := c.box.hi - sum
+	slack := c.box.hi - numRowSum(row)
 	if !(slack > numTieTol*math.Max(1, math.Abs(c.box.hi))) {
 		return nil
 	}
@@ -679,19 +675,16 @@ func (c *numConfig) homTaskSets() [][]int {
 // zeroOff, 0 off tasks and the row's whole budget shared over them. No
 // tasks gives the floor everywhere.
 func (c *numConfig) homRow(tasks []int, zeroOff bool) []float64 {
+	off, share := c.box.lo, c.box.s
+	if zeroOff {
+		off, share = 0, c.box.hi
+	}
 	x := make([]float64, c.m)
 	for j := range x {
-		x[j] = c.box.lo
-		if zeroOff {
-			x[j] = 0
-		}
+		x[j] = off
 	}
 	for _, j := range tasks {
-		if zeroOff {
-			x[j] = c.box.hi / float64(len(tasks))
-		} else {
-			x[j] += c.box.s / float64(len(tasks))
-		}
+		x[j] += share / float64(len(tasks))
 	}
 	return x
 }

@@ -15,7 +15,7 @@ func copyReward(r *aggregators.Reward, m int) (aggregators.Reward, error) {
 	if r == nil {
 		return aggregators.Reward{}, fmt.Errorf("simulate: nil reward: %w", ErrConfig)
 	}
-	c := aggregators.Reward{Outer: r.Outer, Inner: append([]aggregators.Operator(nil), r.Inner...), Budget: r.Budget}
+	c := *effortReward(r, r.Budget)
 	if c.Outer == nil || len(c.Inner) == 0 {
 		return c, fmt.Errorf("simulate: reward needs an outer and an inner operator: %w", ErrConfig)
 	}
@@ -37,9 +37,10 @@ func copyReward(r *aggregators.Reward, m int) (aggregators.Reward, error) {
 	return c, nil
 }
 
-// effortReward returns a copy of r whose Budget is budget, the row-sum
-// bound of the environment's effort matrices, for TeamReward: the Budget a
-// user set on the configured reward is not applied by the environments.
+// effortReward returns a copy of r, with its own Inner slice, whose
+// Budget is budget: r.Budget for a plain copy, or for TeamReward the
+// row-sum bound of the environment's effort matrices (the Budget a user
+// set on the configured reward is not applied by the environments).
 func effortReward(r *aggregators.Reward, budget float64) *aggregators.Reward {
 	return &aggregators.Reward{Outer: r.Outer, Inner: append([]aggregators.Operator(nil), r.Inner...), Budget: budget}
 }
@@ -153,7 +154,7 @@ func withRewardParam(r aggregators.Reward, name string, v float64) (aggregators.
 	if err != nil {
 		return r, fmt.Errorf("parameter %q = %v: %v: %w", name, v, err, ErrParam)
 	}
-	c := aggregators.Reward{Outer: r.Outer, Inner: append([]aggregators.Operator(nil), r.Inner...), Budget: r.Budget}
+	c := *effortReward(&r, r.Budget)
 	if j < 0 {
 		c.Outer = q
 	} else {
