@@ -10,7 +10,7 @@ import (
 // allFamilies returns a valid member of every operator family.
 func allFamilies() []Operator {
 	return []Operator{
-		Min{}, Max{}, Mean{}, Sum{}, Softmax{T: 2}, LogSumExp{T: -1}, PowerSum{T: 0.5}, PowerMean{T: -2},
+		Min{}, Max{}, Mean{}, Sum{}, Softmax{T: 2}, LogSumExp{T: -1}, PowerSum{T: 0.5}, MeanPower{T: 2}, PowerMean{T: -2},
 		exampleBlotto(), LevelThreshold{L: 1}, sumForms()[0], sumForms()[2],
 	}
 }
@@ -81,6 +81,11 @@ func TestCheckParameterErrors(t *testing.T) {
 		{PowerSum{T: math.Inf(1)}, ErrParam},
 		{PowerSum{T: math.NaN()}, ErrParam},
 		{PowerSum{T: 2 * MaxParam}, ErrParam},
+		{MeanPower{}, ErrParam},
+		{MeanPower{T: -0.5}, ErrParam},
+		{MeanPower{T: math.NaN()}, ErrParam},
+		{MeanPower{T: math.Inf(1)}, ErrParam},
+		{MeanPower{T: 2 * MaxParam}, ErrParam},
 		{LogSumExp{}, ErrParam},
 		{LogSumExp{T: 1e-101}, ErrParam},
 		{LogSumExp{T: math.NaN()}, ErrParam},
@@ -137,6 +142,8 @@ func TestConstructors(t *testing.T) {
 		{"lse", func(v float64) (Parametric, error) { return NewLogSumExp(v) },
 			[]float64{-3, 1e-100, -1e-100, MaxParam, inf, -inf}, []float64{0, 1e-101, nan, 2 * MaxParam}},
 		{"powersum", func(v float64) (Parametric, error) { return NewPowerSum(v) },
+			[]float64{5e-324, 0.5, 1, MaxParam}, []float64{0, -1, inf, nan, 2 * MaxParam}},
+		{"meanpower", func(v float64) (Parametric, error) { return NewMeanPower(v) },
 			[]float64{5e-324, 0.5, 1, MaxParam}, []float64{0, -1, inf, nan, 2 * MaxParam}},
 		{"powermean", func(v float64) (Parametric, error) { return NewPowerMean(v) },
 			[]float64{0, -7, MaxParam, inf, -inf}, []float64{nan, 2 * MaxParam}},

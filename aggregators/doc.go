@@ -5,10 +5,11 @@
 //
 // An Operator is a symmetric function of a vector. The operators of the
 // paper are here: Min, Mean, Max and Sum; the parametric families PowerSum,
-// PowerMean, LogSumExp and Softmax; the threshold operators BlottoField
-// (Team Colonel Blotto against a fixed stochastic adversary) and
-// LevelThreshold (level-based foraging); and SumForm, the sum of a
-// user-supplied function g over the coordinates.
+// MeanPower (the power sum over n, as the paper's code computes it in
+// Multi-goal-capture), PowerMean, LogSumExp and Softmax; the threshold
+// operators BlottoField (Team Colonel Blotto against a fixed stochastic
+// adversary) and LevelThreshold (level-based foraging); and SumForm, the
+// sum of a user-supplied function g over the coordinates.
 //
 // Every operator reports its Schur class on the unit box [0,1]^n, the domain
 // of efforts and of normalised task scores. Where the paper's table of

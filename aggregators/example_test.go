@@ -85,7 +85,7 @@ func ExampleParse() {
 	// powermean(-inf): 0.2500
 	// blotto(1; 0.5:0.25, 1.5:0.75): 0.2500
 	// error: aggregators: operator "lse(0)": lse parameter must not be 0: parameter outside its domain
-	// error: aggregators: unknown operator "median" (known: min, mean, max, sum, softmax(t), lse(t), powersum(t), powermean(t), level(L), blotto(V; a1:p1, a2:p2, ...))
+	// error: aggregators: unknown operator "median" (known: min, mean, max, sum, softmax(t), lse(t), powersum(t), meanpower(t), powermean(t), level(L), blotto(V; a1:p1, a2:p2, ...))
 }
 
 func ExampleSumForm() {
@@ -157,4 +157,30 @@ func ExampleReward_ParamGradient() {
 	// Output:
 	// specialists R = 0.50, ∂R/∂τ_T = 0.25, ∂R/∂τ_U = 0.00
 	// identical   R = 0.50, ∂R/∂τ_T = 0.00, ∂R/∂τ_U = 0.00
+}
+
+// ExampleMeanPower compares a reward built from power sums with the same
+// reward built from their means, as the paper's code computes power-sum
+// rewards in Multi-goal-capture: two specialists, and two agents stacked
+// on task 1, under T of exponent 2 and U of exponent 0.3 (U Schur-concave:
+// specialists win) and 6 (U Schur-convex: stacking wins). Both forms rank
+// the allocations alike, but the power sums pay 2^6 = 64 for the stacked
+// team, where the means stay in [0, 1].
+func ExampleMeanPower() {
+	specialists := mat.NewDense(2, 2, []float64{1, 0, 0, 1})
+	stacked := mat.NewDense(2, 2, []float64{1, 0, 1, 0})
+	for _, tau := range []float64{0.3, 6} {
+		sums := aggregators.NewReward(aggregators.PowerSum{T: tau}, aggregators.PowerSum{T: 2})
+		means := aggregators.NewReward(aggregators.MeanPower{T: tau}, aggregators.MeanPower{T: 2})
+		for _, r := range []*aggregators.Reward{sums, means} {
+			a, _ := r.Value(specialists)
+			b, _ := r.Value(stacked)
+			fmt.Printf("U = %-15v specialists %.4f, stacked %.4f\n", r.Outer, a, b)
+		}
+	}
+	// Output:
+	// U = powersum(0.3)   specialists 2.0000, stacked 1.2311
+	// U = meanpower(0.3)  specialists 0.8123, stacked 0.5000
+	// U = powersum(6)     specialists 2.0000, stacked 64.0000
+	// U = meanpower(6)    specialists 0.0156, stacked 0.5000
 }

@@ -155,6 +155,23 @@ func FuzzPowerSum(f *testing.F) {
 	})
 }
 
+// FuzzMeanPower also checks that every valid input gives the power sum
+// divided by n, to the last bit.
+func FuzzMeanPower(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, p float64, n uint8, x0, x1, x2, x3, x4, x5 float64) {
+		op, err := NewMeanPower(p)
+		x := fuzzVector(n, x0, x1, x2, x3, x4, x5)
+		fuzzParametric(t, op, err, x)
+		if err != nil || Check(op, x) != nil {
+			return
+		}
+		if got, want := op.Value(x), (PowerSum{T: p}).Value(x)/float64(len(x)); got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("%v at %v = %v, want the power sum over n, %v", op, x, got, want)
+		}
+	})
+}
+
 func FuzzPowerMean(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, p float64, n uint8, x0, x1, x2, x3, x4, x5 float64) {

@@ -24,6 +24,8 @@ func xStep(op Operator, x []float64) []float64 {
 			h[i] = 1e-3 / math.Max(1, math.Abs(o.T))
 		case PowerSum:
 			h[i] = 1e-3 * v / math.Max(1, math.Abs(o.T))
+		case MeanPower:
+			h[i] = 1e-3 * v / math.Max(1, math.Abs(o.T))
 		case PowerMean:
 			h[i] = 1e-3 * v / math.Max(1, math.Abs(o.T))
 		default:
@@ -132,6 +134,7 @@ func TestGradientKnownValues(t *testing.T) {
 		{PowerMean{T: 2}, []float64{0, 0}, []float64{1 / math.Sqrt(2), 1 / math.Sqrt(2)}},
 		// PowerSum with t < 1 at a zero coordinate: t ZeroFloor^(t-1).
 		{PowerSum{T: 0.5}, []float64{0, 0.25}, []float64{0.5 / math.Sqrt(ZeroFloor), 1}},
+		{MeanPower{T: 0.5}, []float64{0, 0.25}, []float64{0.25 / math.Sqrt(ZeroFloor), 0.5}},
 		// Threshold operators: zero gradient.
 		{LevelThreshold{L: 1}, []float64{0.5, 0.7}, []float64{0, 0}},
 		{exampleBlotto(), []float64{0.5, 0.7}, []float64{0, 0}},
@@ -238,7 +241,7 @@ func TestGradientSumFormAtBoundary(t *testing.T) {
 // powers of ln x.
 func tStep(op Parametric, x []float64) float64 {
 	switch op.(type) {
-	case PowerSum, PowerMean:
+	case PowerSum, MeanPower, PowerMean:
 		l := 1.0
 		for _, v := range x {
 			l = math.Max(l, math.Abs(math.Log(v)))

@@ -217,6 +217,8 @@ func refValue(op Operator, x []float64) (v float64, ok bool) {
 		return refLSE(x, o.T), true
 	case PowerSum:
 		return refPowerSum(x, o.T), true
+	case MeanPower:
+		return refPowerSum(x, o.T) / float64(len(x)), true
 	case PowerMean:
 		return refPowerMean(x, o.T), true
 	case LevelThreshold:
@@ -276,7 +278,7 @@ func testParametrics() []Parametric {
 		ops = append(ops, LogSumExp{T: t})
 	}
 	for _, t := range positiveParams {
-		ops = append(ops, PowerSum{T: t})
+		ops = append(ops, PowerSum{T: t}, MeanPower{T: t})
 	}
 	return ops
 }

@@ -12,13 +12,13 @@ import (
 // their specification.
 var Families = []string{
 	"min", "mean", "max", "sum",
-	"softmax(t)", "lse(t)", "powersum(t)", "powermean(t)",
+	"softmax(t)", "lse(t)", "powersum(t)", "meanpower(t)", "powermean(t)",
 	"level(L)", "blotto(V; a1:p1, a2:p2, ...)",
 }
 
 // Parse returns the operator described by spec, the form that String
 // produces: "min", "mean", "max", "sum", "softmax(2)", "lse(-0.5)",
-// "powersum(3)", "powermean(-inf)", "level(2)" or
+// "powersum(3)", "meanpower(3)", "powermean(-inf)", "level(2)" or
 // "blotto(1; 0.5:0.25, 1.5:0.75)". Names are case-insensitive, and spaces
 // around a name, a number, a parenthesis or a separator are ignored; a
 // space inside a name or a number is an error ("softmax(1 0)" is not
@@ -81,6 +81,7 @@ var parametricOperators = map[string]func(float64) (Operator, error){
 	"softmax":   func(t float64) (Operator, error) { return NewSoftmax(t) },
 	"lse":       func(t float64) (Operator, error) { return NewLogSumExp(t) },
 	"powersum":  func(t float64) (Operator, error) { return NewPowerSum(t) },
+	"meanpower": func(t float64) (Operator, error) { return NewMeanPower(t) },
 	"powermean": func(t float64) (Operator, error) { return NewPowerMean(t) },
 	"level":     func(l float64) (Operator, error) { return NewLevelThreshold(l) },
 }

@@ -19,7 +19,7 @@ func TestParseStringRoundTrip(t *testing.T) {
 			ops = append(ops, LogSumExp{T: t})
 		}
 		if t > 0 && !math.IsInf(t, 0) {
-			ops = append(ops, PowerSum{T: t})
+			ops = append(ops, PowerSum{T: t}, MeanPower{T: t})
 		}
 	}
 	b1 := exampleBlotto()
@@ -68,7 +68,7 @@ func TestParseExamples(t *testing.T) {
 	}
 	want := map[string]Operator{
 		"min": Min{}, "mean": Mean{}, "max": Max{}, "sum": Sum{},
-		"softmax(2)": Softmax{T: 2}, "lse(-0.5)": LogSumExp{T: -0.5}, "powersum(3)": PowerSum{T: 3},
+		"softmax(2)": Softmax{T: 2}, "lse(-0.5)": LogSumExp{T: -0.5}, "powersum(3)": PowerSum{T: 3}, "meanpower(0.5)": MeanPower{T: 0.5},
 		"powermean(-inf)": PowerMean{T: math.Inf(-1)}, "level(2)": LevelThreshold{L: 2},
 		"blotto(1; 0.5:0.25, 1.5:0.75)": b,
 		"SoftMax(+Inf)":                 Softmax{T: math.Inf(1)},

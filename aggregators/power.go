@@ -36,25 +36,14 @@ func (op PowerSum) validate() error {
 // Value returns sum_i x_i^t.
 func (op PowerSum) Value(x []float64) float64 {
 	mustCheck(op, x)
-	s := 0.0
-	for _, v := range x {
-		s += powx(v, op.T)
-	}
-	return s
+	return powerSum(x, op.T)
 }
 
 // Gradient returns t x_i^(t-1), evaluated at max(x_i, ZeroFloor) when
 // t < 1.
 func (op PowerSum) Gradient(dst, x []float64) []float64 {
 	mustCheck(op, x)
-	dst = gradientDst(dst, x)
-	for i, v := range x {
-		if op.T < 1 && v < ZeroFloor {
-			v = ZeroFloor
-		}
-		dst[i] = op.T * powx(v, op.T-1)
-	}
-	return dst
+	return powerSumGradient(gradientDst(dst, x), x, op.T, 1)
 }
 
 // Param returns t.
@@ -63,13 +52,7 @@ func (op PowerSum) Param() float64 { return op.T }
 // ParamDerivative returns sum_i x_i^t ln x_i (zero coordinates add 0).
 func (op PowerSum) ParamDerivative(x []float64) float64 {
 	mustCheck(op, x)
-	s := 0.0
-	for _, v := range x {
-		if v > 0 {
-			s += powx(v, op.T) * logx(v)
-		}
-	}
-	return s
+	return powerSumParamDerivative(x, op.T)
 }
 
 // WithParam returns the power-sum with exponent t.
@@ -95,6 +78,77 @@ func (PowerSum) Domain() Domain { return NonNegative }
 
 // String returns "powersum(t)".
 func (op PowerSum) String() string { return fmt.Sprintf("powersum(%s)", formatParam(op.T)) }
+
+// MeanPower is f_t(x) = (1/n) sum_i x_i^t for non-negative x and t > 0: the
+// power sum divided by the number of coordinates, the mean of the t-th
+// powers (the power mean of PowerMean without its root, M_t(x)^t). On the
+// unit box its values stay in [0, 1] whatever t, where the power sum
+// reaches n; so a reward U(T(...)) built from MeanPower stays in [0, 1]
+// however large the exponents grow. It is the power sum of the paper's
+// code for Multi-goal-capture, which divides each sum by its 2 terms (2
+// agents, 2 goals), and its Schur class is the power sum's: strictly
+// Schur-convex for t > 1, strictly Schur-concave for 0 < t < 1, the mean
+// at t = 1.
+//
+// For t < 1 Gradient evaluates the partial derivative (t/n) x_i^(t-1) at
+// ZeroFloor for coordinates below ZeroFloor, as PowerSum does.
+type MeanPower struct {
+	T float64 // the exponent t > 0
+}
+
+// NewMeanPower returns the mean of the t-th powers, or an error wrapping
+// ErrParam unless 0 < t <= MaxParam.
+func NewMeanPower(t float64) (MeanPower, error) {
+	op := MeanPower{T: t}
+	return op, op.validate()
+}
+
+func (op MeanPower) validate() error {
+	if err := checkParam("meanpower", op.T, false); err != nil {
+		return err
+	}
+	if op.T <= 0 {
+		return fmt.Errorf("meanpower parameter %g must be positive: %w", op.T, ErrParam)
+	}
+	return nil
+}
+
+// Value returns (1/n) sum_i x_i^t, computed as the power sum divided by n.
+func (op MeanPower) Value(x []float64) float64 {
+	mustCheck(op, x)
+	return powerSum(x, op.T) / float64(len(x))
+}
+
+// Gradient returns (t/n) x_i^(t-1), evaluated at max(x_i, ZeroFloor) when
+// t < 1.
+func (op MeanPower) Gradient(dst, x []float64) []float64 {
+	mustCheck(op, x)
+	return powerSumGradient(gradientDst(dst, x), x, op.T, float64(len(x)))
+}
+
+// Param returns t.
+func (op MeanPower) Param() float64 { return op.T }
+
+// ParamDerivative returns (1/n) sum_i x_i^t ln x_i (zero coordinates add 0).
+func (op MeanPower) ParamDerivative(x []float64) float64 {
+	mustCheck(op, x)
+	return powerSumParamDerivative(x, op.T) / float64(len(x))
+}
+
+// WithParam returns the mean of the t-th powers.
+func (op MeanPower) WithParam(t float64) (Parametric, error) { return NewMeanPower(t) }
+
+// Schur returns the class of PowerSum with the same exponent.
+func (op MeanPower) Schur(n int) SchurClass { return PowerSum(op).Schur(n) }
+
+// StrictlyIncreasing returns true.
+func (MeanPower) StrictlyIncreasing(n int) bool { return true }
+
+// Domain returns NonNegative.
+func (MeanPower) Domain() Domain { return NonNegative }
+
+// String returns "meanpower(t)".
+func (op MeanPower) String() string { return fmt.Sprintf("meanpower(%s)", formatParam(op.T)) }
 
 // PowerMean is the generalised mean M_t(x) = ((1/n) sum_i x_i^t)^(1/t) of
 // non-negative x, for every real t with its limits: the geometric mean at
@@ -398,6 +452,39 @@ func logCumulants(x []float64) (k2, k3, k4 float64) {
 
 // minNormal is the smallest positive normal float64.
 const minNormal = 0x1p-1022
+
+// powerSum returns sum_i x_i^t.
+func powerSum(x []float64, t float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += powx(v, t)
+	}
+	return s
+}
+
+// powerSumGradient stores t x_i^(t-1) / n in dst, with x_i raised to
+// ZeroFloor when t < 1, and returns dst.
+func powerSumGradient(dst, x []float64, t, n float64) []float64 {
+	for i, v := range x {
+		if t < 1 && v < ZeroFloor {
+			v = ZeroFloor
+		}
+		dst[i] = t * powx(v, t-1) / n
+	}
+	return dst
+}
+
+// powerSumParamDerivative returns sum_i x_i^t ln x_i (zero coordinates add
+// 0).
+func powerSumParamDerivative(x []float64, t float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		if v > 0 {
+			s += powx(v, t) * logx(v)
+		}
+	}
+	return s
+}
 
 // logx is math.Log, correct also for subnormal v. On amd64 math.Log does
 // not normalise subnormal input (math.Log(5e-324) returns -709.09 instead of

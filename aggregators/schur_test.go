@@ -61,6 +61,9 @@ func TestSchurClassTable(t *testing.T) {
 		{PowerSum{T: 2.5}, 3, StrictlyConvex, true},
 		{PowerSum{T: 0.3}, 3, StrictlyConcave, true},
 		{PowerSum{T: 0.3}, 1, Both, true},
+		{MeanPower{T: 1}, 4, Both, true},
+		{MeanPower{T: 2.5}, 3, StrictlyConvex, true},
+		{MeanPower{T: 0.3}, 3, StrictlyConcave, true},
 
 		{PowerMean{T: 1}, 3, Both, true},
 		{PowerMean{T: 7}, 3, StrictlyConvex, true},
@@ -130,7 +133,7 @@ func schurOperators() []Operator {
 		ops = append(ops, LogSumExp{T: t})
 	}
 	for _, t := range positiveParams {
-		ops = append(ops, PowerSum{T: t})
+		ops = append(ops, PowerSum{T: t}, MeanPower{T: t})
 	}
 	ops = append(ops, PowerMean{T: inf}, PowerMean{T: -inf}, LogSumExp{T: inf}, LogSumExp{T: -inf})
 	for _, op := range sumForms() {

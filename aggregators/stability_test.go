@@ -47,7 +47,7 @@ func extremeParametrics() []Parametric {
 				ops = append(ops, LogSumExp{T: s * t})
 			}
 		}
-		ops = append(ops, PowerSum{T: t})
+		ops = append(ops, PowerSum{T: t}, MeanPower{T: t})
 	}
 	inf := math.Inf(1)
 	ops = append(ops, Softmax{}, PowerMean{}, Softmax{T: inf}, Softmax{T: -inf}, PowerMean{T: inf}, PowerMean{T: -inf},
@@ -145,6 +145,14 @@ func TestBoundsOnTheBox(t *testing.T) {
 				if v < 0 || v > float64(len(x)) {
 					t.Errorf("%v at %v = %v, outside [0, n]", op, x, v)
 				}
+			case MeanPower:
+				// The mean of x^t, non-increasing in t on the box.
+				if d > 0 {
+					t.Errorf("%v at %v: ∂f/∂t = %v > 0", op, x, d)
+				}
+				if v < 0 || v > 1 {
+					t.Errorf("%v at %v = %v, outside [0, 1]", op, x, v)
+				}
 			}
 		}
 	}
@@ -177,7 +185,7 @@ func TestHugeInputs(t *testing.T) {
 				t.Errorf("%v at %v: Value %v, Gradient %v", op, x, v, g)
 			}
 			switch op.(type) {
-			case PowerSum:
+			case PowerSum, MeanPower:
 				// x^t overflows for large x and t > 1.
 			default:
 				if !finite(v) {

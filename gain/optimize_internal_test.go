@@ -17,6 +17,7 @@ var numTestOperators = []aggregators.Operator{
 	aggregators.Softmax{T: math.Inf(1)}, aggregators.Softmax{T: math.Inf(-1)},
 	aggregators.LogSumExp{T: -4}, aggregators.LogSumExp{T: 0.7}, aggregators.LogSumExp{T: math.Inf(1)},
 	aggregators.PowerSum{T: 0.3}, aggregators.PowerSum{T: 1}, aggregators.PowerSum{T: 2}, aggregators.PowerSum{T: 3.5},
+	aggregators.MeanPower{T: 0.3}, aggregators.MeanPower{T: 2}, aggregators.MeanPower{T: 3.5},
 	aggregators.PowerMean{T: -2}, aggregators.PowerMean{T: 0}, aggregators.PowerMean{T: 0.5}, aggregators.PowerMean{T: 1},
 	aggregators.PowerMean{T: 3}, aggregators.PowerMean{T: math.Inf(-1)},
 	aggregators.LevelThreshold{L: 1.5},

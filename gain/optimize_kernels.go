@@ -81,6 +81,8 @@ func numExactKernel(op aggregators.Operator, size int) (numKernel, bool) {
 		return &numPowerMean{t: o.T, z: make([]float64, size)}, false
 	case aggregators.PowerSum:
 		return numPowerSum{t: o.T}, false
+	case aggregators.MeanPower:
+		return numMeanPower{numPowerSum{t: o.T}}, false
 	case aggregators.LevelThreshold:
 		return numLevel{l: o.L}, true
 	case aggregators.BlottoField:
@@ -302,6 +304,22 @@ func (k numPowerSum) valueGrad(dst, x []float64) float64 {
 		}
 	}
 	return k.value(x)
+}
+
+// numMeanPower is the power sum over n, as aggregators.MeanPower.
+type numMeanPower struct{ sum numPowerSum }
+
+func (k numMeanPower) value(x []float64) float64 {
+	return k.sum.value(x) / float64(len(x))
+}
+
+func (k numMeanPower) valueGrad(dst, x []float64) float64 {
+	v := k.sum.valueGrad(dst, x)
+	n := float64(len(x))
+	for i := range dst[:len(x)] {
+		dst[i] /= n
+	}
+	return v / n
 }
 
 // numPowerMean is the power mean ((1/n) sum_i x_i^t)^(1/t) of x >= 0 for

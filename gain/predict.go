@@ -173,6 +173,8 @@ func constantSum(t aggregators.Operator) bool {
 		return true
 	case aggregators.PowerSum:
 		return o.T == 1
+	case aggregators.MeanPower:
+		return o.T == 1
 	case aggregators.PowerMean:
 		return o.T == 1
 	case aggregators.Softmax:
@@ -274,11 +276,23 @@ func increasingOn(u aggregators.Operator, m int, lo, hi float64) (bool, string) 
 
 // convexConcaveSumForms reports whether Corollary F.1 applies: T = sum_i
 // g(x_i) with g(x) = x^t, t > 1, and U = sum_j h(y_j) with h(y) = y^τ,
-// 0 < τ < 1.
+// 0 < τ < 1, either of them possibly divided by its number of terms
+// (MeanPower), which keeps g and h strictly convex and concave.
 func convexConcaveSumForms(u, t aggregators.Operator) bool {
-	tp, ok1 := t.(aggregators.PowerSum)
-	up, ok2 := u.(aggregators.PowerSum)
-	return ok1 && ok2 && tp.T > 1 && up.T < 1
+	tt, ok1 := powerSumExponent(t)
+	ut, ok2 := powerSumExponent(u)
+	return ok1 && ok2 && tt > 1 && ut < 1
+}
+
+// powerSumExponent returns the exponent of a PowerSum or MeanPower.
+func powerSumExponent(op aggregators.Operator) (float64, bool) {
+	switch o := op.(type) {
+	case aggregators.PowerSum:
+		return o.T, true
+	case aggregators.MeanPower:
+		return o.T, true
+	}
+	return 0, false
 }
 
 // bestHomogeneous returns the reward of the trivial homogeneous allocation

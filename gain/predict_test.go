@@ -36,6 +36,10 @@ func TestPredictCases(t *testing.T) {
 		{aggregators.Mean{}, aggregators.Max{}, 3, 3, gain.Undecided, "none", "Schur-convex on [0,1]^3, but not strictly"},
 		{aggregators.PowerSum{T: 0.5}, aggregators.PowerSum{T: 2}, 3, 2, gain.Positive, "Corollary F.1", "sum form"},
 		{aggregators.PowerSum{T: 0.5}, aggregators.PowerSum{T: 3}, 4, 2, gain.Positive, "Corollary F.1", ""},
+		{aggregators.MeanPower{T: 0.3}, aggregators.MeanPower{T: 6}, 2, 2, gain.Positive, "Corollary F.1", "sum form"},
+		{aggregators.MeanPower{T: 0.5}, aggregators.PowerSum{T: 2}, 3, 2, gain.Positive, "Corollary F.1", ""},
+		{aggregators.MeanPower{T: 6}, aggregators.MeanPower{T: 0.3}, 2, 2, gain.Zero, "Theorem 3.2", "Schur-concave"},
+		{aggregators.MeanPower{T: 2}, aggregators.MeanPower{T: 1}, 3, 3, gain.Zero, "Theorem 3.2", "Theorem 3.3 also applies"},
 		{aggregators.Sum{}, aggregators.PowerSum{T: 2}, 2, 2, gain.PositiveUnlessTrivial, "Theorem 3.1", ""},
 		{aggregators.Softmax{T: -1}, aggregators.Softmax{T: 1}, 3, 3, gain.Positive, "Theorem 3.1", "uniform over 3 tasks"},
 		{aggregators.Softmax{T: 2}, aggregators.Softmax{T: 0.5}, 2, 2, gain.Undecided, "none", "|τ|"},
@@ -86,6 +90,8 @@ func TestPredictCases(t *testing.T) {
 		case aggregators.Softmax:
 			also = also && op.T == 0
 		case aggregators.PowerSum:
+			also = also && op.T == 1
+		case aggregators.MeanPower:
 			also = also && op.T == 1
 		case aggregators.PowerMean:
 			also = also && op.T == 1

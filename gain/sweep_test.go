@@ -276,7 +276,7 @@ func TestSweepErrors(t *testing.T) {
 	if _, err := gain.Sweep(spec); !errors.Is(err, aggregators.ErrParam) || !strings.Contains(err.Error(), "gain: sweep: T: value 1 of the grid, -1: ") {
 		t.Errorf("powersum(-1): error %v, want one wrapping aggregators.ErrParam, naming the value of the grid", err)
 	}
-	if got := strings.Join(gain.ParametricFamilies(), ","); got != "softmax,lse,powersum,powermean,level" {
+	if got := strings.Join(gain.ParametricFamilies(), ","); got != "softmax,lse,powersum,meanpower,powermean,level" {
 		t.Errorf("ParametricFamilies = %s", got)
 	}
 }

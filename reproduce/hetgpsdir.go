@@ -16,14 +16,14 @@ import (
 
 // HetGPSFamily names the family of the aggregator spec ("softmax(0)",
 // "powersum(1)", ...) and the parameter at which it turns from
-// Schur-concave to Schur-convex: 0 for softmax and lse, 1 for powersum
-// and powermean, NaN for any other (no boundary is known).
+// Schur-concave to Schur-convex: 0 for softmax and lse, 1 for powersum,
+// meanpower and powermean, NaN for any other (no boundary is known).
 func HetGPSFamily(spec string) (family string, boundary float64) {
 	name, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), "(")
 	switch name {
 	case "softmax", "lse":
 		return name, 0
-	case "powersum", "powermean":
+	case "powersum", "meanpower", "powermean":
 		return name, 1
 	}
 	return name, math.NaN()

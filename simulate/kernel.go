@@ -19,15 +19,16 @@ const (
 	kSoftmax
 	kLSE
 	kPowerSum
+	kMeanPower
 )
 
 // kernel evaluates one aggregator on a short vector without allocating, for
 // the operators of the paper; other operators go through their Operator
 // methods (checked with aggregators.Check first). The fast kernels agree
 // with the aggregators package to rounding (bit for bit for min, max, mean,
-// sum and PowerSum; softmax divides once by the normaliser instead of
-// normalising each weight); subnormal inputs of PowerSum go through the
-// generic path.
+// sum, PowerSum and MeanPower; softmax divides once by the normaliser
+// instead of normalising each weight); subnormal inputs of PowerSum and
+// MeanPower go through the generic path.
 type kernel struct {
 	kind   kernelKind
 	t      float64
@@ -64,6 +65,8 @@ func newKernel(op aggregators.Operator) kernel {
 		}
 	case aggregators.PowerSum:
 		k.kind, k.t = kPowerSum, o.T
+	case aggregators.MeanPower:
+		k.kind, k.t = kMeanPower, o.T
 	default:
 		k.kind = kGeneric
 	}
@@ -111,13 +114,16 @@ func (k *kernel) value(x, w []float64) (float64, error) {
 			}
 		}
 		return s + math.Log(z)/k.t, nil
-	case kPowerSum:
+	case kPowerSum, kMeanPower:
 		s := 0.0
 		for _, v := range x {
 			if v > 0 && v < minNormal {
 				return k.generic(x)
 			}
 			s += math.Pow(v, k.t)
+		}
+		if k.kind == kMeanPower {
+			s /= float64(len(x))
 		}
 		return s, nil
 	}
@@ -227,11 +233,15 @@ func (k *kernel) valueGrad(x, g, w []float64) (f, dt float64, err error) {
 			g[i] = w[i] / z
 		}
 		return f, (fs - f) / k.t, nil
-	case kPowerSum:
+	case kPowerSum, kMeanPower:
 		for _, v := range x {
 			if v > 0 && v < minNormal {
 				return k.genericGrad(x, g)
 			}
+		}
+		n := 1.0
+		if k.kind == kMeanPower {
+			n = float64(len(x))
 		}
 		for i, v := range x {
 			p := math.Pow(v, k.t)
@@ -242,9 +252,9 @@ func (k *kernel) valueGrad(x, g, w []float64) (f, dt float64, err error) {
 			if k.t < 1 && v < aggregators.ZeroFloor {
 				v = aggregators.ZeroFloor
 			}
-			g[i] = k.t * math.Pow(v, k.t-1)
+			g[i] = k.t * math.Pow(v, k.t-1) / n
 		}
-		return f, dt, nil
+		return f / n, dt / n, nil
 	}
 	return k.genericGrad(x, g)
 }

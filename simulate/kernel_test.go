@@ -12,7 +12,7 @@ import (
 func TestKernels(t *testing.T) {
 	specs := []string{"min", "max", "mean", "sum", "softmax(0)", "softmax(2.5)", "softmax(-3)", "softmax(inf)",
 		"softmax(-inf)", "lse(1.5)", "lse(-0.7)", "lse(-inf)", "powersum(0.5)", "powersum(1)", "powersum(3)",
-		"powermean(2)", "powermean(-1)", "level(1)"}
+		"meanpower(0.5)", "meanpower(1)", "meanpower(3)", "powermean(2)", "powermean(-1)", "level(1)"}
 	r := newRNG(1, 0, 7)
 	for _, spec := range specs {
 		op := mustParse(t, spec)

@@ -35,7 +35,7 @@ var sweepCommand = &command{
 Sweep computes R_het, R_hom and ΔR numerically for R = U∘T over a grid of
 the parameter τ of U and the parameter t of T, as in the paper's Figure 2
 (softmax U and T, N = M = 2). U and T are one-parameter families:
-softmax, lse, powersum, powermean or level. The grid has -steps values from
+softmax, lse, powersum, meanpower, powermean or level. The grid has -steps values from
 -from to -to for both parameters, unless -t-from, -t-to, -t-steps or
 -tau-from, -tau-to, -tau-steps set them apart. A grid has at most
 1,000,000 cells (each axis at most 100,000 values), N × M is at most
