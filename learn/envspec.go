@@ -12,10 +12,11 @@ import (
 // EnvSpec describes an environment of package simulate by plain values, so
 // that runs can be written to disk, resumed and listed in tables.
 type EnvSpec struct {
-	// Name is "matrix", "capture" or "tag".
+	// Name is "matrix", "capture", "tag" or "tag-vmas" (simulate.TagVMAS:
+	// Tag as the VMAS scenario file of the paper's authors defines it).
 	Name string
 	// Agents is N (Tag: the chasers) and Tasks is M (Capture: the goals;
-	// Tag: the escapers). Zero means 2.
+	// Tag and TagVMAS: the escapers). Zero means 2.
 	Agents, Tasks int
 	// Discrete selects the discrete matrix game (New refuses it for any
 	// other environment).
@@ -23,7 +24,7 @@ type EnvSpec struct {
 	// U and T are the outer and inner operators in the syntax of
 	// aggregators.Parse, such as "min" or "softmax(0)".
 	U, T string
-	// EpisodeLength overrides the episode length of Capture and Tag (zero
+	// EpisodeLength overrides the episode length of Capture and the Tags (zero
 	// keeps the environment's default of 100; New refuses any other value
 	// for the matrix game, whose episodes are one step).
 	EpisodeLength int
@@ -135,8 +136,11 @@ func (s EnvSpec) New(batch int) (simulate.Env, error) {
 	case "tag":
 		env, err = simulate.NewTag(simulate.TagConfig{Batch: batch, Chasers: s.Agents, Escapers: s.Tasks,
 			Obstacles: 2, Reward: r, EpisodeLength: s.EpisodeLength})
+	case "tag-vmas":
+		env, err = simulate.NewTagVMAS(simulate.TagVMASConfig{Batch: batch, Chasers: s.Agents, Escapers: s.Tasks,
+			Obstacles: 2, Reward: r, EpisodeLength: s.EpisodeLength})
 	default:
-		return nil, fmt.Errorf("learn: unknown environment %q (want matrix, capture or tag): %w", s.Name, ErrConfig)
+		return nil, fmt.Errorf("learn: unknown environment %q (want matrix, capture, tag or tag-vmas): %w", s.Name, ErrConfig)
 	}
 	if err == nil && len(s.Params.Names)+len(s.Params.Values) > 0 {
 		err = env.SetParams(s.Params)

@@ -139,3 +139,41 @@ func TestHetGPSEnvParamsOverlap(t *testing.T) {
 		t.Errorf("U.t searched, T.t fixed: %v", err)
 	}
 }
+
+// TestEnvSpecTagVMAS checks that "tag-vmas" builds simulate.TagVMAS with
+// the spec's sizes, reward and parameters, and that a run on it with each
+// chaser's own rewards trains and resumes as any other.
+func TestEnvSpecTagVMAS(t *testing.T) {
+	spec := EnvSpec{Name: "Tag-VMAS", Agents: 3, Tasks: 2, U: "mean", T: "max", EpisodeLength: 20,
+		Params: simulate.Params{Names: []string{"escaper.speed"}, Values: []float64{0.9}}}
+	env, err := spec.New(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok := env.(*simulate.TagVMAS)
+	if !ok {
+		t.Fatalf("New built a %T, want *simulate.TagVMAS", env)
+	}
+	if g.Agents() != 3 || g.Tasks() != 2 || g.EpisodeLength() != 20 || g.Obstacles() != 2 || g.Batch() != 4 {
+		t.Errorf("sizes N %d, M %d, length %d, obstacles %d, batch %d", g.Agents(), g.Tasks(), g.EpisodeLength(), g.Obstacles(), g.Batch())
+	}
+	if v, _ := g.Params().Get("escaper.speed"); v != 0.9 {
+		t.Errorf("escaper.speed %v, want 0.9", v)
+	}
+	if got := g.TeamReward().Outer.String() + "∘" + g.TeamReward().InnerFor(0).String(); got != "mean∘max" {
+		t.Errorf("reward %s", got)
+	}
+	run := RunSpec{Env: EnvSpec{Name: "tag-vmas", U: "min", T: "max", EpisodeLength: 10},
+		Team:       Config{Hidden: []int{8}, Envs: 4, FramesPerIter: 80, Minibatch: 40, Epochs: 1, Seed: 5, AgentRewards: true},
+		Iterations: 2, EvalEpisodes: 4}
+	dir := t.TempDir()
+	whole := mustTrain(t, run, Options{Dir: dir})
+	half := run
+	half.Iterations = 1
+	first := t.TempDir()
+	mustTrain(t, half, Options{Dir: first})
+	resumed := mustTrain(t, run, Options{Dir: first})
+	if d := sameRows(whole.Log, resumed.Log); d != "" || !sameTeams(whole.Pair, resumed.Pair) {
+		t.Errorf("tag-vmas resumed after 1 iteration differs from 2 iterations at once: %s", d)
+	}
+}

@@ -14,15 +14,19 @@
 //	Reward  [B]
 //
 // An environment whose team reward is the mean of rewards of each agent's
-// own (Tag: each chaser's own distance term) is an AgentRewarder, whose
-// AgentRewards are [B][N]. One that can pay each agent what the team
-// would lose without its efforts (the matrix game, Capture, Tag) is a
-// DifferenceRewarder, whose DifferenceRewards are [B][N].
+// own (Tag and TagVMAS: each chaser's own distance term) is an
+// AgentRewarder, whose AgentRewards are [B][N]. One that can pay each
+// agent what the team would lose without its efforts (the matrix game,
+// Capture, Tag, TagVMAS) is a DifferenceRewarder, whose DifferenceRewards
+// are [B][N].
 //
 // Environments: MatrixGame (the one-step matrix game of the paper,
 // continuous or discrete), Capture (Multi-goal-capture with the VMAS
 // physics of the paper's scenario, optional range sensor), Tag (N chasers
-// against K heuristic escapers among obstacles; Tag2v2 and Tag8v3), Blotto
+// against K heuristic escapers among obstacles; Tag2v2 and Tag8v3),
+// TagVMAS (the same game as the VMAS scenario file of the paper's authors
+// defines it: slow escapers, and a chaser held on the first escaper it
+// catches; TagVMAS2v2), Blotto
 // (Team Colonel Blotto against a fixed stochastic adversary) and Foraging
 // (level-based foraging on a grid). Their constructors refuse, with an
 // error wrapping ErrConfig, sizes whose batched arrays would hold more
@@ -36,7 +40,8 @@
 // per-task inner operators) and physical ones: for Capture "drag",
 // "force", "goal.x" or fixed goal coordinates, "sensor.range"; for Tag
 // "drag", "force", "escaper.force", "chaser.speed", "escaper.speed",
-// "obstacle.radius", "shaping", "penalty"; for Blotto the battlefield
+// "obstacle.radius", "shaping", "penalty" (TagVMAS the same but
+// "escaper.force"); for Blotto the battlefield
 // values "V[j]"; for Foraging the item levels "L[j]". Read it with Params
 // and change it with SetParams. Forces, speed caps, Capture's sensor
 // range, Tag's reward weights and Blotto's battlefield values are at most
@@ -73,7 +78,8 @@
 // B + Sigma noise), per agent or shared), UniformDiscrete, and
 // Capture.SeekerPolicy (specialists heading for their own goals, or
 // identical agents heading for the middle), and TagChaser (each chaser
-// after its own escaper, or all after the nearest).
+// after its own escaper, or all after the nearest; Tag.ChaserPolicy and
+// TagVMAS.ChaserPolicy).
 //
 // # Determinism and concurrency
 //

@@ -22,7 +22,7 @@ func fuzzEnv(t *testing.T, kind uint8) Env {
 		env Env
 		err error
 	)
-	switch kind % 9 {
+	switch kind % 10 {
 	case 0:
 		env, err = NewMatrixGame(2, 2, 3, false, soft)
 	case 1:
@@ -39,11 +39,13 @@ func fuzzEnv(t *testing.T, kind uint8) Env {
 		env, err = NewTag(TagConfig{Batch: 2, Reward: power, EpisodeLength: 20, NoObstacles: true, PerStep: true})
 	case 7:
 		env, err = NewBlotto(2, 2, 3, blottoFuzzFields)
+	case 8:
+		env, err = NewTagVMAS(TagVMASConfig{Batch: 2, Reward: soft, EpisodeLength: 20})
 	default:
 		env, err = NewForaging(ForagingConfig{Batch: 2, Agents: 2, Width: 4, Height: 4, Levels: []int{1, 2}, EpisodeLength: 20})
 	}
 	if err != nil {
-		t.Fatalf("kind %d: %v", kind%9, err)
+		t.Fatalf("kind %d: %v", kind%10, err)
 	}
 	return env
 }
@@ -71,6 +73,8 @@ func FuzzSetParams(f *testing.F) {
 	f.Add(uint8(5), uint8(8), 1e308, uint8(9), 1e308, int64(10)) // Tag's shaping and penalty
 	f.Add(uint8(7), uint8(0), 1e308, uint8(1), 1e308, int64(11)) // Blotto's values
 	f.Add(uint8(3), uint8(5), 1e308, uint8(0), 1.0, int64(12))   // Capture's sensor range
+	f.Add(uint8(8), uint8(4), 1e6, uint8(1), 1e6, int64(13))     // TagVMAS's escaper speed and drag
+	f.Add(uint8(9), uint8(0), 2.0, uint8(1), 0.5, int64(14))     // Foraging's levels
 	f.Fuzz(func(t *testing.T, kind, i uint8, v float64, k uint8, w float64, seed int64) {
 		env := fuzzEnv(t, kind)
 		before := env.Params()

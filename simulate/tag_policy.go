@@ -30,11 +30,17 @@ type TagChaser struct {
 // noise: with homogeneous true every chaser chases its nearest escaper,
 // otherwise chaser i chases escaper i mod M.
 func (g *Tag) ChaserPolicy(gain, damping, sigma float64, homogeneous bool) TagChaser {
-	p := TagChaser{Escapers: g.m, Gain: gain, Damping: damping, Sigma: sigma}
+	return chaserPolicy(g.n, g.m, gain, damping, sigma, homogeneous)
+}
+
+// chaserPolicy returns the TagChaser of ChaserPolicy for n chasers and m
+// escapers.
+func chaserPolicy(n, m int, gain, damping, sigma float64, homogeneous bool) TagChaser {
+	p := TagChaser{Escapers: m, Gain: gain, Damping: damping, Sigma: sigma}
 	if !homogeneous {
-		p.Target = make([]int, g.n)
+		p.Target = make([]int, n)
 		for i := range p.Target {
-			p.Target[i] = i % g.m
+			p.Target[i] = i % m
 		}
 	}
 	return p

@@ -32,7 +32,7 @@ const (
 var trainCommand = &command{
 	name:     "train",
 	summary:  "train heterogeneous vs homogeneous PPO teams: the learned ΔR, resumable",
-	synopsis: "-dir DIR [-env matrix|capture|tag] [-U U -T T] [-N N -M M] [-seeds K] [-iterations I] [flags]",
+	synopsis: "-dir DIR [-env matrix|capture|tag|tag-vmas] [-U U -T T] [-N N -M M] [-seeds K] [-iterations I] [flags]",
 	about: `
 Train trains, for each seed, a heterogeneous team (one policy per agent)
 and a homogeneous team (one policy shared by all agents) side by side by
@@ -43,8 +43,10 @@ policies at the end of training.
 
 Environments (-env): matrix, the one-step matrix game (-discrete: each
 agent picks one task); capture, Multi-goal-capture (N agents, M goals);
-tag, Tag (N chasers, M escapers, 2 obstacles). The team reward is
-R = U∘T, with U and T written as in min or 'softmax(2)'.
+tag, Tag (N chasers, M escapers, 2 obstacles); tag-vmas, the same game as
+the VMAS scenario file of the paper's authors defines it (slow escapers,
+a chaser held on the first escaper it catches; simulate.TagVMAS). The
+team reward is R = U∘T, with U and T written as in min or 'softmax(2)'.
 
 Training settings are learn's defaults (2 x 64 tanh units, 64 environments,
 1600 frames per iteration, 4 epochs of minibatches of 400, learning rate
@@ -272,7 +274,7 @@ func checkAgentRewards(spec learn.RunSpec) error {
 	}
 	team := spec.Team
 	if _, ok := env.(simulate.AgentRewarder); team.AgentRewards && !ok {
-		return usagef("-agent-rewards: %s has no rewards of each agent's own, only the team's (tag has: each chaser's own distance term)", env.Name())
+		return usagef("-agent-rewards: %s has no rewards of each agent's own, only the team's (tag and tag-vmas have: each chaser's own distance term)", env.Name())
 	}
 	if _, ok := env.(simulate.DifferenceRewarder); team.DifferenceRewards && !ok {
 		return usagef("-difference-rewards: %s has no difference rewards, only the team's", env.Name())
@@ -281,12 +283,12 @@ func checkAgentRewards(spec learn.RunSpec) error {
 }
 
 func setupTrain(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
-	env := newChoice("matrix", "matrix", "capture", "tag")
-	fs.Var(env, "env", "environment `ENV`: matrix, capture or tag")
+	env := newChoice("matrix", "matrix", "capture", "tag", "tag-vmas")
+	fs.Var(env, "env", "environment `ENV`: matrix, capture, tag or tag-vmas")
 	u := fs.String("U", "min", "outer aggregator `U`, as in min or 'softmax(2)'")
 	t := fs.String("T", "max", "task aggregator `T`")
-	n := fs.Int("N", 2, "number of agents `N` (tag: chasers; at most 256)")
-	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag: escapers; at most 256)")
+	n := fs.Int("N", 2, "number of agents `N` (tag, tag-vmas: chasers; at most 256)")
+	m := fs.Int("M", 2, "number of tasks `M` (capture: goals, at most 3; tag, tag-vmas: escapers; at most 256)")
 	discrete := fs.Bool("discrete", false, "discrete matrix game: each agent picks one task")
 	sensor := fs.Bool("sensor", false, sensorUsage)
 	team := newChoice("both", "both", "het", "hom")

@@ -319,7 +319,7 @@ func TestTrainCaptureAndTag(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains Capture and Tag")
 	}
-	for _, env := range []string{"capture", "tag"} {
+	for _, env := range []string{"capture", "tag", "tag-vmas"} {
 		dir := filepath.Join(t.TempDir(), env)
 		code, out, errOut := runArgs("train", "-env", env, "-U", "mean", "-T", "max", "-seeds", "1", "-iterations", "1",
 			"-hidden", "8", "-envs", "2", "-frames-per-iter", "200", "-minibatch", "100", "-epochs", "1", "-eval-episodes", "2",
