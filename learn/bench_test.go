@@ -97,3 +97,10 @@ func BenchmarkIterateTagLarge(b *testing.B) {
 	benchIterate(b, EnvSpec{Name: "tag", Agents: 2, Tasks: 2, U: "min", T: "max"},
 		Config{Envs: 160, FramesPerIter: 16000, Epochs: 10, Minibatch: 4000, LR: 1e-3})
 }
+
+// BenchmarkIterateTagVMASLarge: 2v2 TagVMAS with TagLarge's team and each
+// chaser trained on its own reward, one heterogeneous team.
+func BenchmarkIterateTagVMASLarge(b *testing.B) {
+	benchIterate(b, EnvSpec{Name: "tag-vmas", Agents: 2, Tasks: 2, U: "min", T: "max"},
+		Config{Envs: 160, FramesPerIter: 16000, Epochs: 10, Minibatch: 4000, LR: 1e-3, AgentRewards: true})
+}

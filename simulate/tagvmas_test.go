@@ -414,3 +414,25 @@ func TestTagVMASBadInput(t *testing.T) {
 	wantPanic(t, "AgentPositions(2)", "batch element 2", func() { g.AgentPositions(2) })
 	wantPanic(t, "Held(-1)", "batch element -1", func() { g.Held(-1) })
 }
+
+// BenchmarkTagVMAS measures steps of 1024 episodes of 2v2 TagVMAS with
+// random actions, in agent-steps per second.
+func BenchmarkTagVMAS(b *testing.B) {
+	const B = 1024
+	g, err := TagVMAS2v2(B, aggregators.NewReward(aggregators.Min{}, aggregators.Max{}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	acts := randomActions(1, B*g.Agents()*2, -1, 1)
+	_ = g.Reset(0)
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		if g.Done()[0] {
+			_ = g.Reset(int64(it))
+		}
+		if err := g.Step(acts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*B*float64(g.Agents())/b.Elapsed().Seconds(), "agent-steps/s")
+}
