@@ -110,7 +110,7 @@ func theory(env learn.EnvSpec, u, t string) (value float64, sign string) {
 		return value, gain.Undecided.String()
 	}
 	kind := gain.Continuous
-	if env.Discrete || env.Name == "tag" {
+	if env.Discrete || env.Name == "tag" || env.Name == "tag-vmas" {
 		kind = gain.Discrete
 	}
 	if g, err := gain.ClosedForm(uo, to, n, m, kind); err == nil {
