@@ -79,7 +79,11 @@ type TagConfig struct {
 
 // Tag is N learning chasers against M heuristic escapers among static disc
 // obstacles, after the paper's 2v2 Tag (and 8v3 Tag, see Tag2v2 and
-// Tag8v3). Chasers (radius 0.075, mass 1) and escapers (radius 0.05, mass
+// Tag8v3), as written from the paper's text and the reference notes.
+// TagVMAS is the same game as the paper's own scenario file defines it,
+// which differs in what decides the game: there a chaser is held on the
+// first escaper it catches, and the escapers are three to four times
+// slower than the chasers, where Tag's escapers outrun its chasers. Chasers (radius 0.075, mass 1) and escapers (radius 0.05, mass
 // 1) are holonomic point masses with the VMAS update of Capture: each step
 // of dt = 0.05 has 2 substeps of dt/2; at the first substep the velocity is
 // multiplied by 1 - drag; at each substep v += F dt/2, then, as VMAS's
@@ -101,7 +105,7 @@ type TagConfig struct {
 // travel in a 100-step episode: scripted specialists then earn no more
 // than scripted chasers of the nearest escaper under (min, max), about
 // 0.3 per episode each on the capture reward alone, against 8.5 and 5.7
-// at the defaults; TestTagVMASForces.)
+// at the defaults; TestTagForceMultipliers.)
 //
 // Obstacles are static discs of radius "obstacle.radius" (default 0.2, as
 // VMAS's tag landmarks). VMAS resolves contacts with penalty forces; Tag

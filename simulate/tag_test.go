@@ -1119,13 +1119,13 @@ func TestTagGradientState(t *testing.T) {
 	}
 }
 
-// TestTagVMASForces backs the choice of Tag's force multipliers (see the
+// TestTagForceMultipliers backs the choice of Tag's force multipliers (see the
 // Tag doc): at the paper's dt and drag, VMAS's own multipliers (3 for
 // chasers, 4 for escapers) leave the agents so slow that scripted
 // specialists earn no more than scripted chasers of the nearest escaper
 // under (min, max) on the capture reward alone, while the defaults (3.6
 // times them) leave a gain to learn.
-func TestTagVMASForces(t *testing.T) {
+func TestTagForceMultipliers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 2,048 episodes")
 	}
