@@ -16,14 +16,19 @@ import (
 
 // HetGPSFamily names the family of the aggregator spec ("softmax(0)",
 // "powersum(1)", ...) and the parameter at which it turns from
-// Schur-concave to Schur-convex: 0 for softmax and lse, 1 for powersum,
-// meanpower and powermean, NaN for any other (no boundary is known).
+// Schur-concave to Schur-convex: 0 for softmax and lse, 1 for powersum
+// and powermean, NaN for any other (no boundary is known). A meanpower
+// is the power sum divided by its number of terms, and is of the
+// powersum family (so the powersum preset, plain sums in the matrix game
+// and divided ones in Multi-goal-capture, is one family).
 func HetGPSFamily(spec string) (family string, boundary float64) {
 	name, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(spec)), "(")
 	switch name {
 	case "softmax", "lse":
 		return name, 0
-	case "powersum", "meanpower", "powermean":
+	case "meanpower":
+		return "powersum", 1
+	case "powersum", "powermean":
 		return name, 1
 	}
 	return name, math.NaN()

@@ -20,7 +20,7 @@ func TestHetGPSFamily(t *testing.T) {
 		boundary     float64
 	}{
 		{"softmax(0)", "softmax", 0}, {" LSE(2) ", "lse", 0}, {"powersum(1)", "powersum", 1},
-		{"powermean(3)", "powermean", 1}, {"meanpower(1)", "meanpower", 1}, {"min", "min", math.NaN()},
+		{"powermean(3)", "powermean", 1}, {"meanpower(1)", "powersum", 1}, {"min", "min", math.NaN()},
 	} {
 		f, b := HetGPSFamily(c.spec)
 		if f != c.family || !(b == c.boundary || math.IsNaN(b) && math.IsNaN(c.boundary)) {

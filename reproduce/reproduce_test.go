@@ -900,6 +900,7 @@ func TestStoredReproductions(t *testing.T) {
 	storedHetGPS(t, "adverse", 6)
 	storedHetGPS(t, "descent", 6)
 	storedPowerSumFreshTests(t)
+	storedMeanPowerTests(t)
 }
 
 // storedObservability checks the stored observability reproduction: its
@@ -1003,14 +1004,12 @@ func storedObservabilityIndex(t *testing.T) {
 // search with Adam in τ_T and τ_U (noclamp), with the clamp [0.4, 5.9] on
 // both exponents (clamp) and in the new basis (sumdifference); their
 // summaries are those of their logs; each variant's comparison with the
-// first gives what REPRODUCTIONS.md reports; and the preset has the clamp,
-// and the basis in capture, if and only if its test's one-sided p is
-// below 0.05, the rules fixed before the runs.
+// first gives what REPRODUCTIONS.md reports; and the plain power-sum
+// preset (plainPowerSumPreset) had the clamp, and the basis in capture, if
+// and only if its test's one-sided p is below 0.05, the rules fixed
+// before the runs.
 func storedPowerSumFreshTests(t *testing.T) {
-	preset, err := HetGPSLookup("powersum")
-	if err != nil {
-		t.Fatal(err)
-	}
+	preset := plainPowerSumPreset(t)
 	capture, _ := preset.setting("capture")
 	variants := []string{"noclamp", "clamp", "sumdifference"}
 	res := make([]*HetGPSResults, len(variants))
@@ -1075,9 +1074,115 @@ func storedPowerSumFreshTests(t *testing.T) {
 				variants[k+1], got.OnlyA, got.OnlyB, c.onlyA, c.onlyB)
 		}
 		if c.inPreset != (got.P < 0.05) {
-			t.Errorf("the powersum preset's capture has %s %v, but the fresh test gives p = %.4g (only with it %v, only without %v)",
+			t.Errorf("the plain power-sum preset's capture has %s %v, but the fresh test gives p = %.4g (only with it %v, only without %v)",
 				variants[k+1], c.inPreset, got.P, got.OnlyB, got.OnlyA)
 		}
+	}
+}
+
+// plainPowerSumPreset returns the powersum preset as it was until
+// December 2026, its capture search on plain power sums with neither the
+// clamp nor the sum-and-difference basis (the capture runs of the preset
+// then are kept in testdata/reproductions/hetgps-powersum-sums).
+func plainPowerSumPreset(t *testing.T) HetGPSExperiment {
+	t.Helper()
+	e, err := HetGPSLookup("powersum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, s := range e.Settings {
+		if s.Label != "capture" {
+			continue
+		}
+		s.Spec.Run.Env.U, s.Spec.Run.Env.T = "powersum(1)", "powersum(1)"
+		params := make([]learn.ThetaParam, len(s.Spec.Params))
+		for j, p := range s.Spec.Params {
+			p.ClampLow, p.ClampHigh = 0, 0
+			params[j] = p
+		}
+		s.Spec.Params = params
+		e.Settings[k] = s
+	}
+	return e
+}
+
+// storedMeanPowerTests checks the stored test of power-sum in
+// Multi-goal-capture with each sum divided by its number of terms, as
+// the paper's code computes it (REPRODUCTIONS.md, HetGPS; seeds 1 to 9,
+// without the clamp and with it): their summaries are those of their
+// logs; τ_U fell in all 18 runs, where with plain power sums it ran to its
+// bound in 5 of 18 seeds; 4 seeds of 9 end as expected either way, 2 of
+// the same 9 with plain sums; and the preset takes the clamp exactly when
+// it ends at least as many seeds as expected as without it (the rule
+// fixed before the runs), and reads the clamped runs back as its own
+// search. The old preset's capture runs (hetgps-powersum-sums) load too.
+func storedMeanPowerTests(t *testing.T) {
+	preset, err := HetGPSLookup("powersum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	capture, _ := preset.setting("capture")
+	if capture.Spec.Run.Env.U != "meanpower(1)" || capture.Spec.Run.Env.T != "meanpower(1)" {
+		t.Errorf("the powersum preset's capture searches %s∘%s, want meanpower(1)∘meanpower(1)", capture.Spec.Run.Env.U, capture.Spec.Run.Env.T)
+	}
+	stored := filepath.Join("..", "testdata", "reproductions")
+	expected := map[string]int{}
+	for _, variant := range []string{"noclamp", "clamp"} {
+		dir := filepath.Join(stored, "hetgps-meanpower", variant)
+		e, err := ReadHetGPSExperiment(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := LoadHetGPS(e, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Runs) != 9 || e.Seeds != 9 || e.Settings[0].Spec.Params[0].Clamped() != (variant == "clamp") {
+			t.Fatalf("%s: %d runs of seeds %d to %d, clamped %v", variant, len(r.Runs), e.FirstSeed, e.Seeds, e.Settings[0].Spec.Params[0].Clamped())
+		}
+		if *update {
+			if _, err := r.Save(dir); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, HetGPSSummary)); err != nil || string(b) != r.Summary() {
+			t.Errorf("%s: the stored %s (%v) differs from the logs' summary:\n%s\nwant\n%s", variant, HetGPSSummary, err, b, r.Summary())
+		}
+		for _, o := range r.Outcomes() {
+			if !o.UFell {
+				t.Errorf("%s seed %d: τ_U did not fall (%v to %v)", variant, o.Seed, o.ThetaStart[1], o.ThetaEnd[1])
+			}
+			if o.AsExpected {
+				expected[variant]++
+			}
+		}
+		if variant == "clamp" {
+			own, _ := preset.Only("capture")
+			own.Seeds = 9
+			if r, err := LoadHetGPS(own, dir); err != nil || len(r.Runs) != 9 {
+				t.Errorf("the clamped runs read as the preset's search: %v", err)
+			}
+		}
+	}
+	if expected["noclamp"] != 4 || expected["clamp"] != 4 {
+		t.Errorf("as expected: %v, want 4 of 9 either way", expected)
+	}
+	if clamped := capture.Spec.Params[0].Clamped(); clamped != (expected["clamp"] >= expected["noclamp"]) {
+		t.Errorf("the preset's capture has the clamp %v, but the rule gives %v", clamped, expected["clamp"] >= expected["noclamp"])
+	}
+	old := plainPowerSumPreset(t)
+	old, _ = old.Only("capture")
+	r, err := LoadHetGPS(old, filepath.Join(stored, "hetgps-powersum-sums"))
+	if err != nil || len(r.Runs) != 3 {
+		t.Fatalf("the plain power-sum preset's capture runs: %v", err)
+	}
+	if *update {
+		if _, err := r.Save(filepath.Join(stored, "hetgps-powersum-sums")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(stored, "hetgps-powersum-sums", HetGPSSummary)); err != nil || string(b) != r.Summary() {
+		t.Errorf("hetgps-powersum-sums: the stored %s (%v) differs from the logs' summary:\n%s\nwant\n%s", HetGPSSummary, err, b, r.Summary())
 	}
 }
 

@@ -126,6 +126,7 @@ func TestStoredHetGPSRetrain(t *testing.T) {
 		{"hetgps-powersum-matrix18/matrix2/seed2", 30},
 		{"hetgps-powersum-matrix18-sumdifference/matrix2/seed1", 30},
 		{"hetgps-adverse/capture/seed3", 15},
+		{"hetgps-powersum/capture/seed2", 15}, // meanpower, clamped
 		{"hetgps-descent/matrix2/seed1", 30},
 	} {
 		c := c

@@ -169,7 +169,7 @@ func TestHetGPSCompareStored(t *testing.T) {
 	if len(yesB["capture"]) != 3 || len(yesA["matrix2"]) != 3 {
 		t.Fatalf("summaries read: %v, %v", yesA, yesB)
 	}
-	for _, w := range []string{"A: " + a, "B: " + b, "capture (capture N=2 M=2 U=powersum(1) T=powersum(1); θ: T.t from 1 in (0.3, 6); U.t from 1 in (0.3, 6)): ",
+	for _, w := range []string{"A: " + a, "B: " + b, "capture (capture N=2 M=2 U=meanpower(1) T=meanpower(1); θ: T.t from 1 in (0.3, 6), clamped to [0.4, 5.9]; U.t from 1 in (0.3, 6), clamped to [0.4, 5.9]): ",
 		"matrix4 (matrix-cont N=4 M=4 U=softmax(0) T=softmax(0); θ: T.t from 0; U.t from 0): 3 of 3 finished seeds as expected"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
