@@ -10,7 +10,7 @@ This notebook walks through each environment with hand-written policies, a **het
 
 1. the one-step **matrix game**, continuous and discrete;
 2. **Multi-goal-capture**, with trajectories and effort matrices along an episode, and with the range sensor;
-3. **2v2 Tag**;
+3. **2v2 Tag**, as this package writes it from the paper's text and as the paper's scenario file defines it;
 4. **Team Colonel Blotto**;
 5. **level-based foraging**;
 6. a summary of the gains, and
@@ -338,6 +338,108 @@ show(dataframe.New(
 	series.New([]float64{frac(hetCaught, 2), frac(homCaught, 2)}, series.Float, "BothCaught"),
 	series.New([]float64{frac(hetCaught, 1), frac(homCaught, 1)}, series.Float, "OneCaught"),
 ))
+"""),
+("markdown", r"""
+### 2v2 Tag as the paper's scenario file defines it
+
+`simulate.TagVMAS2v2(B, R)` is the same game as the VMAS scenario file of the paper's authors defines it (`vmas/scenarios/parametric/tag_potential.py`), which differs from `Tag` (written from the paper's text) in what decides the game:
+
+- a chaser that touches an escaper is **held** there, and the escaper stops: a capture lasts to the end of the episode, and **each chaser catches one escaper at most**;
+- the escapers are **slow**: their velocity is smoothed, its change capped, and the world's drag applies to it, so they move about 0.1 a second, where chasers (force 3 against the drag) run at up to 0.33 per axis; an escaper with no chaser within 1.5 stands still;
+- obstacles (radius 0.1) block nothing: a chaser pays 0.1 per obstacle it overlaps;
+- a chaser sees only itself and the escapers; every body spawns uniformly in $[-1, 1]^2$; the first 3 actions of an episode are ignored;
+- each chaser's reward has its own distance term, $-0.1\,\min_j |c_i - e_j| + R(A) - 0.1 \cdot$ (obstacles it overlaps), and the team reward is their mean.
+
+The same reference chasers, on the capture reward alone (shaping and penalty at 0), 512 episodes each. Under $U = \min$ a team earns only while both escapers are held, each by its own chaser; chasers of their nearest escaper split only when their nearest escapers differ, and otherwise both end held on one. Under $\max\circ\max$ the first capture pays everything, and the nearest comes first.
+"""),
+("code", r"""
+vmasReturns := func(u, t aggregators.Operator) (het, hom float64) {
+	env, err := simulate.TagVMAS2v2(512, aggregators.NewReward(u, t))
+	if err != nil {
+		panic(err)
+	}
+	if err := env.SetParams(simulate.Params{Names: []string{"shaping", "penalty"}, Values: []float64{0, 0}}); err != nil {
+		panic(err)
+	}
+	for k, homogeneous := range []bool{false, true} {
+		ret, err := simulate.Rollout(env, env.ChaserPolicy(10, 0, 0, homogeneous), 1, nil)
+		if err != nil {
+			panic(err)
+		}
+		if k == 0 {
+			het = mean(ret)
+		} else {
+			hom = mean(ret)
+		}
+	}
+	return het, hom
+}
+var vmasCells []string
+var vmasHet, vmasHom []float64
+for _, c := range [][2]aggregators.Operator{{aggregators.Min{}, aggregators.Max{}}, {aggregators.Min{}, aggregators.Mean{}},
+	{aggregators.Mean{}, aggregators.Max{}}, {aggregators.Max{}, aggregators.Max{}}} {
+	het, hom := vmasReturns(c[0], c[1])
+	vmasCells = append(vmasCells, fmt.Sprintf("%v∘%v", c[0], c[1]))
+	vmasHet, vmasHom = append(vmasHet, round(het)), append(vmasHom, round(hom))
+}
+show(dataframe.New(
+	series.New(vmasCells, series.String, "Reward"),
+	series.New(vmasHet, series.Float, "Specialists"),
+	series.New(vmasHom, series.Float, "IdenticalNearest"),
+))
+"""),
+("markdown", r"""
+One episode of $\min\circ\max$ in which the specialists hold both escapers and the chasers of the nearest do not: each specialist ends held beside its escaper; both identical chasers end on the same one.
+"""),
+("code", r"""
+vmas, err := simulate.TagVMAS2v2(64, minMax)
+if err != nil {
+	panic(err)
+}
+vmasHetPol, vmasHomPol := vmas.ChaserPolicy(10, 0, 0, false), vmas.ChaserPolicy(10, 0, 0, true)
+bothHeld := func(pol simulate.Policy) []bool {
+	if _, err := simulate.Rollout(vmas, pol, 3, nil); err != nil {
+		panic(err)
+	}
+	e, both := vmas.Effort(), make([]bool, vmas.Batch())
+	for b := range both {
+		both[b] = (e[b*4] > 0 || e[b*4+2] > 0) && (e[b*4+1] > 0 || e[b*4+3] > 0)
+	}
+	return both
+}
+hetBoth, homBoth := bothHeld(vmasHetPol), bothHeld(vmasHomPol)
+vmasShown := 0
+for b := range hetBoth {
+	if hetBoth[b] && !homBoth[b] {
+		vmasShown = b
+		break
+	}
+}
+vmasRun := func(pol simulate.Policy, title string) figures.Trajectories {
+	rec := simulate.NewRecorder(vmasShown)
+	ret, err := simulate.Rollout(vmas, pol, 3, rec)
+	if err != nil {
+		panic(err)
+	}
+	var obstacles []figures.Disc
+	o := vmas.ObstaclePositions(vmasShown)
+	for k := 0; k+1 < len(o); k += 2 {
+		obstacles = append(obstacles, figures.Disc{X: o[k], Y: o[k+1], R: vmas.ObstacleRadius()})
+	}
+	return figures.Trajectories{
+		Title:       fmt.Sprintf("%s (return %.2f)", title, ret[vmasShown]),
+		Agents:      figures.Paths(rec.AgentPos),
+		Tasks:       figures.Paths(rec.TaskPos),
+		Obstacles:   obstacles,
+		AgentRadius: simulate.TagChaserRadius,
+		TaskRadius:  simulate.TagEscaperRadius,
+		Bounds:      [4]float64{-simulate.TagBound, simulate.TagBound, -simulate.TagBound, simulate.TagBound},
+		AgentLabels: []string{"chaser 0", "chaser 1"},
+		TaskName:    "escaper",
+	}
+}
+figures.Episode(fmt.Sprintf("2v2 Tag (the scenario file's), U=min, T=max: episode %d", vmasShown),
+	vmasRun(vmasHetPol, "specialists"), vmasRun(vmasHomPol, "identical (nearest)"))
 """),
 ("markdown", r"""
 ## 4. Team Colonel Blotto
