@@ -886,6 +886,7 @@ func TestStoredReproductions(t *testing.T) {
 	storedTable(t, TagLarge30M(), tagLarge30MStoredRuns)
 	storedTagLargeDiffEntropy(t)
 	storedTagLargeDiffEntropyFresh(t)
+	storedTagVMAS(t)
 	storedObservability(t)
 	storedObservabilityIndex(t)
 
@@ -1250,12 +1251,8 @@ func storedTagLargeDiffEntropy(t *testing.T) {
 		if !clearlyNegative[name] {
 			continue
 		}
-		losses := make([]float64, len(v.Gains))
-		for i, g := range v.Gains {
-			losses[i] = -g
-		}
-		if v, err := Judge(losses, 3, 0, math.Inf(-1), math.Inf(1)); err != nil || !v.Positive() {
-			t.Errorf("tag-large-diff-entropy %s: the losses %v (error %v); REPRODUCTIONS.md says clearly negative, mean + 2 SE below 0", name, v, err)
+		if v := judgeLosses(t, v.Gains, 3); !v.Positive() {
+			t.Errorf("tag-large-diff-entropy %s: the losses %v; REPRODUCTIONS.md says clearly negative, mean + 2 SE below 0", name, v)
 		}
 	}
 }
@@ -1296,6 +1293,55 @@ func storedTagLargeDiffEntropyFresh(t *testing.T) {
 			t.Errorf("tag-large-diff-entropy-fresh %s: %d seeds, %v; REPRODUCTIONS.md says nine, clearly positive", name, len(v.Gains), v)
 		}
 	}
+}
+
+// tagVMASProtocol is TagVMAS restricted to the four cells of the first
+// protocol REPRODUCTIONS.md wrote before its runs: the paper's three
+// positive cells of 2v2 Tag and the control (max, max), 3 seeds each.
+func tagVMASProtocol() Experiment {
+	e := TagVMAS()
+	e.Pairs = [][2]string{{"min", "mean"}, {"min", "max"}, {"mean", "max"}, {"max", "max"}}
+	return e
+}
+
+// storedTagVMAS checks the stored tag-vmas runs: the tables are their
+// logs', inspect.csv has both teams of every run at its last iteration,
+// and the verdicts REPRODUCTIONS.md gives by the protocol's rule hold:
+// no cell is clearly positive (mean − 2 SE over 0.5 at 3 seeds), and
+// all but (min, max) are clearly negative (mean + 2 SE below 0).
+func storedTagVMAS(t *testing.T) {
+	e := tagVMASProtocol()
+	dir := filepath.Join("..", "testdata", "reproductions", e.Name)
+	storedTableIn(t, e, dir, 12)
+	clearlyNegative := map[string]bool{"2v2 min-mean": true, "2v2 mean-max": true, "2v2 max-max": true}
+	for _, name := range []string{"2v2 min-mean", "2v2 min-max", "2v2 mean-max", "2v2 max-max"} {
+		v := judgeStoredCell(t, dir, name, 1, 3, 3, e.PositiveThreshold)
+		if len(v.Gains) != 3 || v.Positive() {
+			t.Errorf("tag-vmas %s: %d seeds, %v; REPRODUCTIONS.md says three, not clearly positive", name, len(v.Gains), v)
+		}
+		if neg := judgeLosses(t, v.Gains, 3); neg.Positive() != clearlyNegative[name] {
+			t.Errorf("tag-vmas %s: the losses %v; REPRODUCTIONS.md says clearly negative (mean + 2 SE below 0): %v",
+				name, neg, clearlyNegative[name])
+		}
+	}
+	storedInspect(t, e, dir)
+}
+
+// judgeLosses judges the losses −gains as a set of planned seeds against
+// the threshold 0 (Judge, with no bounds): they are clearly positive iff
+// the gains are clearly negative, their mean + 2 SE below 0. It stops the
+// test on an error.
+func judgeLosses(t *testing.T, gains []float64, planned int) Verdict {
+	t.Helper()
+	losses := make([]float64, len(gains))
+	for i, g := range gains {
+		losses[i] = -g
+	}
+	v, err := Judge(losses, planned, 0, math.Inf(-1), math.Inf(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // judgeStoredCell reads the cell called name from the stored reproduction

@@ -17,7 +17,8 @@ import (
 // with the stored ones to the last bit: a change to an environment or the
 // trainer that changes the numbers (even by one rounding, as 2f64bae did
 // to Tag's reward) fails here, instead of showing as a stored seed that
-// no longer retrains. The Tag run needs 35 iterations of 16,000 frames
+// no longer retrains. TagVMAS's run covers its physics, rewards and each
+// chaser's own reward (learn.Config.AgentRewards). The Tag run needs 35 iterations of 16,000 frames
 // per team to reach its first step where the rounding differed (iteration
 // 30), minutes rather than seconds, so -short leaves it out.
 // The stored runs were trained on amd64, where Go does not fuse
@@ -37,6 +38,7 @@ func TestStoredRunsRetrain(t *testing.T) {
 		{"capture/capture/min-max/seed1", 20, false},
 		{"observability/range-0p35/min-max/seed1", 20, false},
 		{"tag-large/2v2/mean-max/seed1", 35, true},
+		{"tag-vmas/2v2/min-mean/seed1", 6, false},
 	} {
 		c := c
 		t.Run(c.dir, func(t *testing.T) {
