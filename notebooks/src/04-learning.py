@@ -149,7 +149,7 @@ if err != nil {
 _, _ = fmt.Print("homogeneous team with its index, ", typedHom)
 """),
 ("markdown", r"""
-One shared network, told which agent it drives, sends each agent to its own task: the homogeneous team earns what the specialists earn, and the gain is gone. Section 8 finds the same in Multi-goal-capture.
+One shared network, told which agent it drives, sends each agent to its own task: the homogeneous team earns what the specialists earn, and the gain is gone. Section 9 finds the same in Multi-goal-capture.
 """),
 ("markdown", r"""
 ## 2 · All nine pairs, trained here
@@ -450,7 +450,30 @@ for _, c := range freshCells {
 }
 """),
 ("markdown", r"""
-## 8 · Observability: can identical agents that see each other split?
+## 8 · 2v2 Tag as the paper's scenario file defines it
+
+The paper's own Tag (`tag_potential.py` in its authors' VMAS repository) is another game than `simulate.Tag` of sections 5 to 7: a chaser is held on the first escaper it touches and that escaper stops, so each chaser catches one escaper at most; the escapers are three to four times slower than the chasers; obstacles only cost a penalty; and each chaser is paid its own distance term (notebook 03 shows the game and what scripted chasers earn in it). `hetgain reproduce tag-vmas` (`reproduce.TagVMAS`) trains it with tag-large's batches at learning rate 3e-3, each chaser on its own reward, 4.8M frames per team and run, scored on the capture reward alone. Its first protocol, written before the runs (REPRODUCTIONS.md), trains the paper's three positive cells and the control $\max \circ \max$, 3 seeds each, judged by tag-large's rule.
+"""),
+("code", r"""
+tagVMASRuns := reproduce.TagVMAS()
+tagVMASRuns.Pairs = [][2]string{{"min", "mean"}, {"min", "max"}, {"mean", "max"}, {"max", "max"}} // the protocol's four cells
+tagVMAS, err := reproduce.Load(tagVMASRuns, "../testdata/reproductions/tag-vmas")
+if err != nil {
+	panic(err)
+}
+show(tagVMAS.Table().Select([]string{"U", "T", "Seeds", "Gain", "GainStd", "HetEval", "HomEval", "Positive", "PaperGain", "PaperStd", "PaperPositive"}))
+"""),
+("code", r"""
+show(tagVMAS.RunTable().Select([]string{"U", "T", "Seed", "Gain", "HetEval", "HomEval"}))
+"""),
+("code", r"""
+tagVMAS.Curves("2v2")
+"""),
+("markdown", r"""
+**What to take from it.** None of the paper's three positive cells is clearly positive in its own game, and two are clearly negative: $\min \circ \mathrm{mean}$ (−1.15, −3.08, −1.55: −1.93 ± 1.01, the paper's 1.68 ± 0.24) and $\mathrm{mean} \circ \max$ (−7.75, −13.31, −4.23: −8.43 ± 4.58, the paper's 0.36 ± 1.44); $\min \circ \max$ is −0.84, −0.66, 0.49 (−0.34 ± 0.72, the paper's 3.47 ± 0.23). The control $\max \circ \max$ (0 in theory; the paper −0.30 ± 0.15) is clearly negative too: −2.07, −1.89, −3.54 (−2.50 ± 0.91). In 8 of the 9 runs of those three cells the homogeneous team earned the more capture reward. Both teams are far below scripted chasers (under $\mathrm{mean} \circ \max$ the homogeneous teams earn 9.8 to 19.9, chasers of the nearest escaper 38.7) and their curves still rise at 4.8M frames, the heterogeneous team's 100 to 150 iterations behind: one shared network learns from both chasers' experience. No heterogeneous team specialised (`hetgain inspect`; the profiles are in the directory's `inspect.csv`). So at this budget the cells measure which kind of team learns to catch sooner, not the theory's sign; and scripted chasers (notebook 03) say a finished team could gain little here: 0.42 and 0.84 for specialists over chasers of the nearest escaper under $\min \circ \mathrm{mean}$ and $\min \circ \max$, −4.74 under $\mathrm{mean} \circ \max$.
+"""),
+("markdown", r"""
+## 9 · Observability: can identical agents that see each other split?
 
 A homogeneous team shares one policy, but its agents can still behave differently if they observe different things (*behavioural typing*). The paper's appendix on the observability–heterogeneity trade-off gives Multi-goal-capture's agents a range sensor that sees the other agents and reports that under $\min \circ \max$ the gain **falls** as the sensing range grows from 0 to 0.35: identical agents that sense each other can split between the goals. `hetgain reproduce observability` (`reproduce.Observability`) trains section 4's $\min \circ \max$ runs with the sensor (12 rays; `hetgain train -env capture -sensor -env-params sensor.range=R` for one range) at ranges 0, 0.1, 0.2, 0.35 and 0.7, 4 seeds each, 640,000 frames per team. At range 0 every reading is 0: the control. The variants differ in one environment parameter (`Experiment.VariantParam`), so `Results.VariantGains` draws the final gains against it:
 """),
@@ -543,7 +566,7 @@ for i := 0; i < indexProfiles.Nrow(); i++ {
 With its index the homogeneous team covers both goals in 88% of the steps, as the heterogeneous team does, and the gain is gone (it is even slightly negative: one network trained on both agents' data learned the split a little better than two). So the gain of $\min \circ \max$ here is behavioural, as the paper argues: identical networks that act differently close it. The sensor's failure is one of learning, not of what parameter sharing can represent.
 """),
 ("markdown", r"""
-## 9 · A reward of your own
+## 10 · A reward of your own
 
 Everything above names its reward by strings (`EnvSpec.U`, `EnvSpec.T`). A reward of your own, here a `SumForm` with your own function $g$, goes in through `learn.RunSpec.Maker`, which builds the environments instead. Take tasks that reward concentrated effort, each scoring the sum of the squares of its agents' efforts ($g(x) = x^2$, strictly convex, so $T$ is strictly Schur-convex), and a team that is worth its worse task ($U = \min$). `gain.Numerical` gives the theory for any operators: two specialists score 1 on each task, identical agents at best $2 \cdot 0.5^2 = 0.5$ on both.
 """),
