@@ -27,8 +27,8 @@
 // notebook shows. Encode and Save also return an error for an unknown
 // format, a nil or zero Figure, a Width or Height that is not finite and
 // above 0, or a raster image (png, jpg, tif) of more than MaxPixels
-// pixels; PNG panics with that error's message too. Paths, which only
-// converts data, panics on records of the wrong shape.
+// pixels; PNG panics with that error's message too. Paths and Discs,
+// which only convert data, panic on records or centres of the wrong shape.
 //
 // Series, bands, interval series and agents are told apart by colour:
 // plotutil's seven default colours, then thirteen more, twenty in all

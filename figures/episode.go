@@ -69,6 +69,21 @@ type Trajectories struct {
 	TaskName string
 }
 
+// Discs returns discs of radius r centred at the flat centres
+// [x0 y0 x1 y1 ...] (the layout of the environments' ObstaclePositions),
+// for Trajectories.Obstacles. It panics if centres has an odd number of
+// values.
+func Discs(centres []float64, r float64) []Disc {
+	if len(centres)%2 != 0 {
+		panic(fmt.Sprintf("figures: %d centre coordinates, not x, y pairs", len(centres)))
+	}
+	out := make([]Disc, len(centres)/2)
+	for k := range out {
+		out[k] = Disc{X: centres[2*k], Y: centres[2*k+1], R: r}
+	}
+	return out
+}
+
 // Paths turns per-record flat positions, records[k] = [x0 y0 x1 y1 ...]
 // (the layout of simulate.Recorder's AgentPos and TaskPos), into
 // per-entity paths: Paths(records)[e][k] is entity e at record k. It

@@ -335,3 +335,25 @@ func TestEffortScaleLeavesOutStepZero(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscs checks that Discs pairs the flat centres in order, each with
+// the radius, and refuses an odd number of coordinates.
+func TestDiscs(t *testing.T) {
+	got := Discs([]float64{1, 2, -3, 0.5}, 0.1)
+	want := []Disc{{X: 1, Y: 2, R: 0.1}, {X: -3, Y: 0.5, R: 0.1}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("Discs = %v, want %v", got, want)
+	}
+	if d := Discs(nil, 1); len(d) != 0 {
+		t.Errorf("Discs(nil) = %v, want none", d)
+	}
+	defer func() {
+		if r := recover(); r == nil {
+			t.Error("Discs with 3 coordinates did not panic")
+		}
+	}()
+	// A lone x after the first pair, built at run time (a literal of odd
+	// length is flagged by staticcheck's SA5012 before the test can run).
+	odd := append([]float64{1, 2}, float64(len(t.Name())))
+	Discs(odd, 1)
+}

@@ -289,11 +289,7 @@ tagRun := func(pol simulate.Policy, title string) figures.Trajectories {
 	if err != nil {
 		panic(err)
 	}
-	var obstacles []figures.Disc
-	o := tag.ObstaclePositions(shown)
-	for k := 0; k+1 < len(o); k += 2 {
-		obstacles = append(obstacles, figures.Disc{X: o[k], Y: o[k+1], R: tag.ObstacleRadius()})
-	}
+	obstacles := figures.Discs(tag.ObstaclePositions(shown), tag.ObstacleRadius())
 	t := figures.Trajectories{
 		Title:       fmt.Sprintf("%s (return %.2f)", title, ret[shown]),
 		Agents:      figures.Paths(rec.AgentPos),
@@ -421,11 +417,7 @@ vmasRun := func(pol simulate.Policy, title string) figures.Trajectories {
 	if err != nil {
 		panic(err)
 	}
-	var obstacles []figures.Disc
-	o := vmas.ObstaclePositions(vmasShown)
-	for k := 0; k+1 < len(o); k += 2 {
-		obstacles = append(obstacles, figures.Disc{X: o[k], Y: o[k+1], R: vmas.ObstacleRadius()})
-	}
+	obstacles := figures.Discs(vmas.ObstaclePositions(vmasShown), vmas.ObstacleRadius())
 	return figures.Trajectories{
 		Title:       fmt.Sprintf("%s (return %.2f)", title, ret[vmasShown]),
 		Agents:      figures.Paths(rec.AgentPos),
