@@ -48,12 +48,16 @@ func findReproducer(name string) *reproducer {
 	return nil
 }
 
-func reproducerNames() string {
+func reproducerNames() string { return joinReproducerNames(", ") }
+
+// joinReproducerNames returns the names of reproducers, in order, joined
+// by sep.
+func joinReproducerNames(sep string) string {
 	names := make([]string, len(reproducers))
 	for k, r := range reproducers {
 		names[k] = r.name
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(names, sep)
 }
 
 func reproduceAbout() string {
@@ -151,7 +155,7 @@ to 36 only, independent of a first test on seeds 1 to 18.`)
 var reproduceCommand = &command{
 	name:     "reproduce",
 	summary:  "run one of the paper's learning experiments: gains table and figures, resumable",
-	synopsis: "matrix|matrix4|matrix2|matrix8|matrix11x2|capture|tag|tag-large|tag-large-30m|observability|observability-index|hetgps [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
+	synopsis: joinReproducerNames("|") + " [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
 	about:    reproduceAbout(),
 	examples: []example{
 		{"hetgain reproduce matrix2", "54 runs of 400,000 (continuous) or 80,000 (discrete) frames per team; results in results/matrix2"},

@@ -604,3 +604,19 @@ func seed1Specs(t *testing.T, dir string, want int) map[string]learn.RunSpec {
 	}
 	return specs
 }
+
+// TestReproduceKnowsEveryExperiment checks that every experiment
+// reproduce.Lookup knows can be run by the command and is named in the
+// synopsis of its help.
+func TestReproduceKnowsEveryExperiment(t *testing.T) {
+	_, help, _ := runArgs("help", "reproduce")
+	usage, _, _ := strings.Cut(help, "\n")
+	for _, name := range reproduce.Names {
+		if findReproducer(name) == nil {
+			t.Errorf("experiment %q of reproduce.Names has no reproducer", name)
+		}
+		if !strings.Contains(usage+"|", name+"|") {
+			t.Errorf("first line of 'help reproduce' does not name %q: %q", name, usage)
+		}
+	}
+}
