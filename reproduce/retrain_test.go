@@ -18,9 +18,10 @@ import (
 // trainer that changes the numbers (even by one rounding, as 2f64bae did
 // to Tag's reward) fails here, instead of showing as a stored seed that
 // no longer retrains. TagVMAS's run covers its physics, rewards and each
-// chaser's own reward (learn.Config.AgentRewards). The Tag run needs 35 iterations of 16,000 frames
-// per team to reach its first step where the rounding differed (iteration
-// 30), minutes rather than seconds, so -short leaves it out.
+// chaser's own reward (learn.Config.AgentRewards). The Tag run needs 35
+// iterations of 16,000 frames per team to reach its first step where the
+// rounding differed (iteration 30), minutes rather than seconds, so -short
+// leaves it out.
 // The stored runs were trained on amd64, where Go does not fuse
 // multiply-adds; elsewhere the numbers differ in the last bits and the
 // test is skipped.

@@ -48,11 +48,9 @@ func findReproducer(name string) *reproducer {
 	return nil
 }
 
-func reproducerNames() string { return joinReproducerNames(", ") }
-
-// joinReproducerNames returns the names of reproducers, in order, joined
-// by sep.
-func joinReproducerNames(sep string) string {
+// reproducerNames returns the names of reproducers, in order, joined by
+// sep.
+func reproducerNames(sep string) string {
 	names := make([]string, len(reproducers))
 	for k, r := range reproducers {
 		names[k] = r.name
@@ -155,7 +153,7 @@ to 36 only, independent of a first test on seeds 1 to 18.`)
 var reproduceCommand = &command{
 	name:     "reproduce",
 	summary:  "run one of the paper's learning experiments: gains table and figures, resumable",
-	synopsis: joinReproducerNames("|") + " [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
+	synopsis: reproducerNames("|") + " [-dir DIR] [-jobs J] [-seeds K] [-iterations I]",
 	about:    reproduceAbout(),
 	examples: []example{
 		{"hetgain reproduce matrix2", "54 runs of 400,000 (continuous) or 80,000 (discrete) frames per team; results in results/matrix2"},
@@ -204,7 +202,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			return err
 		}
 		if len(ops) == 0 {
-			return usagef("which experiment? want one of %s", reproducerNames())
+			return usagef("which experiment? want one of %s", reproducerNames(", "))
 		}
 		name := ops[0]
 		if len(ops) > 1 && !strings.EqualFold(name, "hetgps") { // hetgps takes an experiment name too
@@ -212,7 +210,7 @@ func setupReproduce(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 		}
 		r := findReproducer(name)
 		if r == nil {
-			return usagef("unknown experiment %q: want one of %s", name, reproducerNames())
+			return usagef("unknown experiment %q: want one of %s", name, reproducerNames(", "))
 		}
 		for _, v := range []struct {
 			name     string
