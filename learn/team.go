@@ -297,6 +297,28 @@ func (t *Team) Frames() int64 { return t.frames }
 // NumParams returns the number of actor and critic parameters.
 func (t *Team) NumParams() (actor, critic int) { return len(t.actorParams), len(t.criticParams) }
 
+// ActionStd returns, for each agent, the standard deviation of its
+// policy's Gaussian in each action coordinate, before the tanh squash:
+// the exponential of the learned log standard deviation, clamped as the
+// policy samples with it. It starts at exp(Config.InitLogStd) and tells
+// how much the policy still explores; the agents of a homogeneous team
+// share their values. It returns nil for discrete actions, whose
+// randomness depends on the observation.
+func (t *Team) ActionStd() [][]float64 {
+	if t.space.Discrete {
+		return nil
+	}
+	std := make([][]float64, t.n)
+	for i := range std {
+		ls := t.logStd[t.actorFor(i)]
+		std[i] = make([]float64, len(ls))
+		for c, v := range ls {
+			std[i][c] = math.Exp(clampLogStd(v))
+		}
+	}
+	return std
+}
+
 // SetEnvParams sets the environment parameters p in every environment of
 // the team (see simulate.Env.SetParams).
 func (t *Team) SetEnvParams(p simulate.Params) error {
@@ -347,8 +369,8 @@ func (t *Team) squashSlope(c int, u float64) float64 {
 	return (hi - lo) * (1 - th*th) / 2
 }
 
-// logStdOf returns the effective log standard deviations of actor a:
-// the parameters clamped into [minLogStd, maxLogStd].
+// clampLogStd returns a log standard deviation clamped into [minLogStd,
+// maxLogStd], the range the policies sample with.
 func clampLogStd(v float64) float64 { return math.Max(minLogStd, math.Min(maxLogStd, v)) }
 
 const (

@@ -768,3 +768,51 @@ func TestHugeReward(t *testing.T) {
 		t.Errorf("reward 1e200: %v, want ErrDiverged naming the value and the bound", err)
 	}
 }
+
+// TestActionStd checks that ActionStd reads each agent's own actor's log
+// standard deviations (one shared actor in a homogeneous team), clamped
+// as the policy samples with them, and is nil for discrete actions.
+func TestActionStd(t *testing.T) {
+	for _, c := range gradCases() {
+		tm := mustTeam(t, c.mk, c.cfg)
+		std := tm.ActionStd()
+		if tm.space.Discrete {
+			if std != nil {
+				t.Errorf("%s: ActionStd %v for discrete actions, want nil", c.name, std)
+			}
+			continue
+		}
+		if len(std) != tm.Agents() {
+			t.Fatalf("%s: ActionStd has %d agents, want %d", c.name, len(std), tm.Agents())
+		}
+		for i := range std {
+			for _, v := range std[i] {
+				if v != math.Exp(c.cfg.InitLogStd) {
+					t.Errorf("%s: initial std %v, want exp(%v)", c.name, v, c.cfg.InitLogStd)
+				}
+			}
+		}
+		for a, ls := range tm.logStd {
+			for k := range ls {
+				ls[k] = -0.5*float64(a) - 0.25*float64(k)
+			}
+		}
+		tm.logStd[0][0] = -30 // below the clamp
+		std = tm.ActionStd()
+		for i := range std {
+			a := i
+			if c.cfg.Kind == Homogeneous {
+				a = 0
+			}
+			for k, v := range std[i] {
+				want := math.Exp(-0.5*float64(a) - 0.25*float64(k))
+				if a == 0 && k == 0 {
+					want = math.Exp(minLogStd)
+				}
+				if math.Abs(v-want) > 1e-15*want {
+					t.Errorf("%s: agent %d coordinate %d: std %v, want %v", c.name, i, k, v, want)
+				}
+			}
+		}
+	}
+}

@@ -38,7 +38,10 @@ agents' effort rows at the same step, averaged over pairs and steps: 0
 for agents that behave alike, 1 for agents on disjoint tasks), and the
 mean return. It shows whether the heterogeneous team's agents
 specialised (each on a task of its own), behave alike, or leave the work
-to one agent.
+to one agent. For continuous actions it also prints each agent's policy
+standard deviation in each action coordinate, before the tanh squash
+(learn.Team.ActionStd; 1 at the start of training, by default): how
+much the policy still explores.
 
 DIR is a run directory (one holding checkpoint.gob) or any directory
 above runs, such as a train -dir with its seed<k> directories or a
@@ -369,10 +372,30 @@ func inspectRun(a *app, dir string, episodes int, fixedSeed *int64, taskParams s
 			return nil, fmt.Errorf("%s: %s team: %w", dir, team.name, err)
 		}
 		fmt.Fprintf(a.stdout, "%s team, %s", team.name, indent(p.String()))
+		if std := team.t.ActionStd(); std != nil {
+			fmt.Fprintf(a.stdout, "  %s\n", formatActionStd(std))
+		}
 		rows = append(rows, profileRow{run: dir, team: team.name, iteration: team.t.Iteration(), episodes: episodes, profile: p})
 	}
 	fmt.Fprintln(a.stdout)
 	return rows, nil
+}
+
+// formatActionStd describes the standard deviations of Team.ActionStd,
+// agent by agent.
+func formatActionStd(std [][]float64) string {
+	var b strings.Builder
+	b.WriteString("policy std per action coordinate, before the squash:")
+	for i, row := range std {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " agent %d", i+1)
+		for _, v := range row {
+			fmt.Fprintf(&b, " %.4g", v)
+		}
+	}
+	return b.String()
 }
 
 // loadTeams loads the teams of the paired run (LoadPair) or HetGPS run

@@ -67,6 +67,30 @@ func TestInspectMatrix(t *testing.T) {
 			t.Errorf("%s team: mean return %v, want min∘max of its efforts %v", m[1], v[8], minMax)
 		}
 	}
+	// The policies' standard deviations, as the checkpoints hold them.
+	stds := regexp.MustCompile(`(heterogeneous|homogeneous) team, [^\n]*\n(?:  [^\n]*\n)*?  policy std per action coordinate, before the squash: agent 1 (\S+) (\S+); agent 2 (\S+) (\S+)\n`).FindAllStringSubmatch(out, -1)
+	if len(stds) != 20 {
+		t.Fatalf("%d lines of policy std, want 20:\n%s", len(stds), out)
+	}
+	for k, m := range stds {
+		pair, err := learn.LoadPair(filepath.Join(dir, "seed"+seeds[k/2]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		team := pair.Het()
+		if m[1] == "homogeneous" {
+			team = pair.Hom()
+		}
+		want := team.ActionStd()
+		for c, s := range m[2:] {
+			if v, w := parseFloat(t, s), want[c/2][c%2]; math.Abs(v-w) > 1e-3*w || math.Abs(w-1) > 0.1 {
+				t.Errorf("seed%s %s team: policy std %v printed, the checkpoint's %v (one iteration from 1)", seeds[k/2], m[1], v, w)
+			}
+		}
+		if m[1] == "homogeneous" && (m[2] != m[4] || m[3] != m[5]) {
+			t.Errorf("seed%s homogeneous team: agents' std %v differ; they share one policy", seeds[k/2], m[2:])
+		}
+	}
 	// -csv: the same profiles at full precision, one row per run and team.
 	csvPath := filepath.Join(t.TempDir(), "p.csv")
 	code, out2, errOut := runArgs("inspect", "-dir", dir, "-episodes", "3", "-csv", csvPath)
