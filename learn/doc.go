@@ -64,7 +64,8 @@
 // # Logs, checkpoints and resuming
 //
 // With Options.Dir, Train writes spec.json, appends log.csv row by row
-// (full-precision floats) and checkpoints before the first iteration,
+// (full-precision floats: the columns of PairStats, each team's
+// UpdateStats among them) and checkpoints before the first iteration,
 // every Options.CheckpointEvery iterations, at the end, and when
 // Options.Stop asks it to stop. Train on a directory with a checkpoint of
 // the same specification resumes: log rows after the checkpoint are

@@ -129,12 +129,13 @@ func FuzzEnvSpec(f *testing.F) {
 // (no newline) is dropped, not parsed.
 func FuzzReadLog(f *testing.F) {
 	pair := strings.Join(pairHeader, ",") + "\n"
-	older := strings.Join(pairHeader[:diversityAt], ",") + "," + strings.Join(pairHeader[diversityAt+2:], ",") + "\n"
+	older := strings.Join(olderHeader(pairHeader, 2), ",") + "\n"
 	hg := strings.Join(hetgpsHeader([]string{"T.t", "U.t"}), ",") + "\n"
-	f.Add(pair + "1,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,1000\n")
+	f.Add(pair + withUpdates("1,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,1000\n"))
+	f.Add(strings.Join(olderHeader(pairHeader, 1), ",") + "\n1,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,1000\n")
 	f.Add(older + "1,100,0.5,0.25,0.25,0.5,0.25,0.25,0.1,1000\n2,200,0.5,0.25,0.25,NaN,NaN,NaN,0.2,1000\n")
-	f.Add(pair + "1,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,1000\n2,200,0.5,0.2")
-	f.Add(pair + "2,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,1000\n")
+	f.Add(pair + withUpdates("1,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,1000\n") + "2,200,0.5,0.2")
+	f.Add(pair + withUpdates("2,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,1000\n"))
 	f.Add(hg + "1,100," + strings.Repeat("0.5,", len(hetgpsHeader([]string{"T.t", "U.t"}))-3) + "7\n")
 	f.Add("")
 	f.Add("\n\n")
@@ -192,6 +193,17 @@ func checkLogValues(t *testing.T, read string, k int, r PairStats, untrained boo
 		r.HetDiversity, r.HomDiversity, r.Seconds} {
 		if math.IsInf(v, 0) {
 			t.Fatalf("%s: row %d has an infinity: %+v", read, k, r)
+		}
+	}
+	for _, u := range []UpdateStats{r.HetUpdate, r.HomUpdate} {
+		vals := []float64{u.Entropy, u.ApproxKL, u.ClipFraction, u.ValueLoss}
+		for _, v := range vals {
+			if math.IsInf(v, 0) || math.IsNaN(v) != math.IsNaN(u.Entropy) || math.IsNaN(r.HetReturn) && !math.IsNaN(v) {
+				t.Fatalf("%s: row %d: update %+v", read, k, u)
+			}
+		}
+		if u.ClipFraction < 0 || u.ClipFraction > 1 || u.ValueLoss < 0 {
+			t.Fatalf("%s: row %d: update %+v", read, k, u)
 		}
 	}
 	if !untrained && (math.IsNaN(r.HetReturn) || math.IsNaN(r.HomReturn) || math.IsNaN(r.Gain)) ||

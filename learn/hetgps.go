@@ -1061,7 +1061,7 @@ func (h *hetgps) iterate() (HetGPSStats, error) {
 		row.PairStats = ps
 	} else {
 		nan := math.NaN()
-		row.PairStats = PairStats{HetReturn: nan, HomReturn: nan, Gain: nan}
+		row.PairStats = PairStats{HetReturn: nan, HomReturn: nan, Gain: nan, HetUpdate: nanUpdate(), HomUpdate: nanUpdate()}
 		row.PairStats.clearEval()
 	}
 	if iter == h.spec.Run.Iterations && math.IsNaN(row.EvalGain) {

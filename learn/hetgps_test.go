@@ -807,7 +807,7 @@ func TestReadHetGPSLogCutShort(t *testing.T) {
 // refuses, naming the line and the column, values no search writes.
 func TestReadHetGPSLogValues(t *testing.T) {
 	header := strings.Join(hetgpsHeader([]string{"T.t"}), ",") + "\n"
-	first := "1,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,1.5,0.2,true\n"
+	first := withUpdates("1,100,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,1.5,0.2,true\n")
 	read := func(data string) error {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, logFile), []byte(data), 0o644); err != nil {
@@ -822,11 +822,12 @@ func TestReadHetGPSLogValues(t *testing.T) {
 		"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,NaN,1.5,NaN,false",   // agents only
 		"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,-0.01,1.5,0.2,false", // the floor held θ
 	} {
-		if err := read(header + first + row + "\n"); err != nil {
+		if err := read(header + first + withUpdates(row) + "\n"); err != nil {
 			t.Errorf("%s: %v", row, err)
 		}
 	}
 	for _, c := range []struct{ row, column string }{
+		{"2,100,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,1.5,NaN,NaN,NaN,NaN,NaN,NaN,NaN,0.1,0,0.01,1.5,0.2,true", "het_entropy"}, // θ only, yet an update
 		{"2,200,+Inf,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,1.5,0.2,true", "het_return"},
 		{"2,200,NaN,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,0.01,1.5,0.2,true", "hom_return"},
 		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,-1,2000,0.01,1.5,0.2,true", "seconds"},
@@ -839,16 +840,17 @@ func TestReadHetGPSLogValues(t *testing.T) {
 		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,NaN,1.5,NaN,true", "env_step"},
 		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000,NaN,1.5,NaN,maybe", "env_step"},
 	} {
-		err := read(header + first + c.row + "\n")
+		err := read(header + first + withUpdates(c.row) + "\n")
 		if !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "line 3: column "+c.column+" is ") {
 			t.Errorf("%s: %v, want ErrCheckpoint naming line 3 and column %s", c.row, err, c.column)
 		}
 	}
 }
 
-// TestReadHetGPSLogOlder reads a HetGPS log written before the diversity
-// columns: the same rows, with NaN diversities; and the run resumes from
-// it, rewriting the log with the columns.
+// TestReadHetGPSLogOlder reads HetGPS logs written before the update
+// columns, and before the diversity columns too: the same rows, with NaN
+// in the columns they lack; and the run resumes from each, rewriting the
+// log with every column.
 func TestReadHetGPSLogOlder(t *testing.T) {
 	dir := t.TempDir()
 	spec := hetgpsSmallCapture(3, 3)
@@ -859,31 +861,58 @@ func TestReadHetGPSLogOlder(t *testing.T) {
 	if d := res.Log[2].HetDiversity; !(d >= 0 && d <= 1) {
 		t.Fatalf("last row's heterogeneous diversity %v, want it in [0, 1]", d)
 	}
-	dropDiversityColumns(t, dir)
-	want := append([]HetGPSStats(nil), res.Log...)
-	for k := range want {
-		want[k].HetDiversity, want[k].HomDiversity = math.NaN(), math.NaN()
+	if u := res.Log[2].HetUpdate; !(u.ValueLoss >= 0) || math.IsNaN(u.Entropy) {
+		t.Fatalf("last row's heterogeneous update %+v, want it recorded", u)
 	}
-	log, names, err := ReadHetGPSLog(dir)
-	if err != nil || !reflect.DeepEqual(names, res.Names) {
-		t.Fatalf("ReadHetGPSLog of an older log: names %v, %v", names, err)
+	for k := 1; k <= len(laterColumns); k++ {
+		dropLaterColumns(t, dir, k)
+		want := append([]HetGPSStats(nil), res.Log...)
+		for j, r := range olderRows(pairRows(res.Log), k) {
+			want[j].PairStats = r
+		}
+		log, names, err := ReadHetGPSLog(dir)
+		if err != nil || !reflect.DeepEqual(names, res.Names) {
+			t.Fatalf("ReadHetGPSLog of an older log: names %v, %v", names, err)
+		}
+		hetgpsSameRows(t, "older log", want, log)
+		// Resuming the finished run rewrites the log in the new layout.
+		if _, err := HetGPS(spec, Options{Dir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, logFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := strings.SplitN(string(data), "\n", 2)[0]; h != strings.Join(hetgpsHeader(names), ",") {
+			t.Errorf("resumed log header %q", h)
+		}
+		if log, _, err = ReadHetGPSLog(dir); err != nil {
+			t.Fatal(err)
+		}
+		hetgpsSameRows(t, "resumed older log", want, log)
+		// The full log again, for the next layout to be cut from.
+		if err := os.WriteFile(filepath.Join(dir, logFile), []byte(hetgpsLogText(res)), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	hetgpsSameRows(t, "older log", want, log)
-	// Resuming the finished run rewrites the log in the new layout.
-	if _, err := HetGPS(spec, Options{Dir: dir}); err != nil {
-		t.Fatal(err)
+}
+
+// pairRows returns the PairStats of rows.
+func pairRows(rows []HetGPSStats) []PairStats {
+	out := make([]PairStats, len(rows))
+	for k, r := range rows {
+		out[k] = r.PairStats
 	}
-	data, err := os.ReadFile(filepath.Join(dir, logFile))
-	if err != nil {
-		t.Fatal(err)
+	return out
+}
+
+// hetgpsLogText returns the log a HetGPS run with result res writes.
+func hetgpsLogText(res *HetGPSResult) string {
+	text := strings.Join(hetgpsHeader(res.Names), ",") + "\n"
+	for _, r := range res.Log {
+		text += strings.Join(r.row(), ",") + "\n"
 	}
-	if h := strings.SplitN(string(data), "\n", 2)[0]; h != strings.Join(hetgpsHeader(names), ",") {
-		t.Errorf("resumed log header %q", h)
-	}
-	if log, _, err = ReadHetGPSLog(dir); err != nil {
-		t.Fatal(err)
-	}
-	hetgpsSameRows(t, "resumed older log", want, log)
+	return text
 }
 
 // TestLoadHetGPS checks that LoadHetGPS restores the teams and θ a HetGPS

@@ -146,6 +146,12 @@ type PairStats struct {
 	// Seconds is the wall time of the iteration and FPS the frames of
 	// both teams per second, updates included (not deterministic).
 	Seconds, FPS float64
+	// HetUpdate and HomUpdate describe the teams' PPO updates of the
+	// iteration (entropy, approximate KL divergence, clip fraction and
+	// value loss). They are NaN at iterations that do not train the
+	// agents (HetGPS's environment iterations) and in logs written before
+	// hetgain recorded them.
+	HetUpdate, HomUpdate UpdateStats
 }
 
 // Pair is a heterogeneous and a homogeneous team in the same environment,
@@ -211,7 +217,8 @@ func (p *Pair) Iterate() (PairStats, error) {
 		}
 	}
 	row := PairStats{Iteration: st[0].Iteration, Frames: st[0].Frames,
-		HetReturn: st[0].Return, HomReturn: st[1].Return, Gain: st[0].Return - st[1].Return}
+		HetReturn: st[0].Return, HomReturn: st[1].Return, Gain: st[0].Return - st[1].Return,
+		HetUpdate: st[0].UpdateStats, HomUpdate: st[1].UpdateStats}
 	row.clearEval()
 	if row.Iteration%p.spec.EvalEvery == 0 || row.Iteration == p.spec.Iterations {
 		if err := p.setEval(&row, p.evalSeed(row.Iteration)); err != nil {

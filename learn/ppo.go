@@ -17,14 +17,29 @@ type IterStats struct {
 	// Return is the mean undiscounted return of the iteration's episodes
 	// (stochastic actions).
 	Return float64
-	// Entropy is the mean entropy of the actions' distributions (of the
-	// pre-squash Gaussian for continuous actions), ClipFraction the
-	// fraction of samples whose ratio was clipped, ApproxKL the mean of
-	// log π_old − log π_new, and ValueLoss the mean squared error of the
-	// critic, all over the iteration's last epoch.
-	Entropy, ClipFraction, ApproxKL, ValueLoss float64
+	// UpdateStats describes the iteration's PPO update.
+	UpdateStats
 	// Seconds is the wall time of the iteration (not deterministic).
 	Seconds float64
+}
+
+// UpdateStats describes a team's PPO update in one iteration, over its
+// last epoch of minibatches: the diagnostics PPO users watch.
+type UpdateStats struct {
+	// Entropy is the mean entropy of the actions' distributions per agent
+	// (for continuous actions that of the Gaussian before the squash,
+	// summed over the action's coordinates; it falls as the policy stops
+	// exploring). ApproxKL is the mean of log π_old − log π_new over the
+	// samples, ClipFraction the fraction of samples whose probability
+	// ratio was clipped, and ValueLoss the mean squared error of the
+	// critic.
+	Entropy, ApproxKL, ClipFraction, ValueLoss float64
+}
+
+// nanUpdate returns UpdateStats with every value NaN: no update.
+func nanUpdate() UpdateStats {
+	nan := math.NaN()
+	return UpdateStats{Entropy: nan, ApproxKL: nan, ClipFraction: nan, ValueLoss: nan}
 }
 
 // updateWork holds the scratch of an update.

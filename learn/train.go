@@ -78,43 +78,88 @@ func (r *Result) Final() PairStats {
 
 // pairHeader is the header of a paired run's log.
 var pairHeader = []string{"iteration", "frames", "het_return", "hom_return", "gain",
-	"het_eval", "hom_eval", "eval_gain", "het_diversity", "hom_diversity", "seconds", "fps"}
+	"het_eval", "hom_eval", "eval_gain", "het_diversity", "hom_diversity",
+	"het_entropy", "hom_entropy", "het_approx_kl", "hom_approx_kl",
+	"het_clip_fraction", "hom_clip_fraction", "het_value_loss", "hom_value_loss",
+	"seconds", "fps"}
 
-// diversityAt is the index of het_diversity in pairHeader. Logs written
-// before hetgain recorded the diversities have no diversity columns;
-// splitLogRows reads them with NaN there.
-const diversityAt = 8
+// updateAt is the index of het_entropy in pairHeader, where the teams'
+// UpdateStats begin, in pairs of columns; timeAt that of seconds, after
+// them.
+const (
+	updateAt = 10
+	timeAt   = 18
+)
 
-func (s PairStats) row() []string {
-	return []string{strconv.Itoa(s.Iteration), strconv.FormatInt(s.Frames, 10),
-		formatFloat(s.HetReturn), formatFloat(s.HomReturn), formatFloat(s.Gain),
-		formatFloat(s.HetEval), formatFloat(s.HomEval), formatFloat(s.EvalGain),
-		formatFloat(s.HetDiversity), formatFloat(s.HomDiversity),
-		formatFloat(s.Seconds), formatFloat(s.FPS)}
+// laterColumns are the groups of pairHeader's columns that hetgain added
+// after its first logs, oldest first. A log written before a group has
+// none of its columns, nor those of the groups after it; splitLogRows
+// reads it with NaN there.
+var laterColumns = [][]string{
+	{"het_diversity", "hom_diversity"},
+	pairHeader[updateAt:timeAt],
 }
 
-// splitLogRows checks that the first of lines is header, or header
-// without the diversity columns (a log written before them), and returns
-// the other lines split into fields, in header's layout: the rows of an
-// older log get "NaN" diversities. It refuses a row whose iteration (the
-// first field, where it is an integer) is not its place in the log:
+func (s PairStats) row() []string {
+	r := []string{strconv.Itoa(s.Iteration), strconv.FormatInt(s.Frames, 10),
+		formatFloat(s.HetReturn), formatFloat(s.HomReturn), formatFloat(s.Gain),
+		formatFloat(s.HetEval), formatFloat(s.HomEval), formatFloat(s.EvalGain),
+		formatFloat(s.HetDiversity), formatFloat(s.HomDiversity)}
+	for _, v := range s.updateValues() {
+		r = append(r, formatFloat(*v))
+	}
+	return append(r, formatFloat(s.Seconds), formatFloat(s.FPS))
+}
+
+// updateValues points to the values of the teams' UpdateStats in
+// pairHeader's order.
+func (s *PairStats) updateValues() []*float64 {
+	h, m := &s.HetUpdate, &s.HomUpdate
+	return []*float64{&h.Entropy, &m.Entropy, &h.ApproxKL, &m.ApproxKL,
+		&h.ClipFraction, &m.ClipFraction, &h.ValueLoss, &m.ValueLoss}
+}
+
+// olderHeader returns header without the columns of the last k groups of
+// laterColumns: the header of a log written before them.
+func olderHeader(header []string, k int) []string {
+	drop := map[string]bool{}
+	for _, g := range laterColumns[len(laterColumns)-k:] {
+		for _, c := range g {
+			drop[c] = true
+		}
+	}
+	var h []string
+	for _, c := range header {
+		if !drop[c] {
+			h = append(h, c)
+		}
+	}
+	return h
+}
+
+// splitLogRows checks that the first of lines is header, or header as a
+// log written before some of laterColumns has it, and returns the other
+// lines split into fields, in header's layout: the rows of an older log
+// get "NaN" in the columns it lacks. It refuses a row whose iteration
+// (the first field, where it is an integer) is not its place in the log:
 // every run logs iterations 1, 2, ... in order. path names the log in
 // errors.
 func splitLogRows(path string, lines []string, header []string) ([][]string, error) {
-	old := append(append([]string(nil), header[:diversityAt]...), header[diversityAt+2:]...)
-	upgrade := false
-	switch lines[0] {
-	case strings.Join(header, ","):
-	case strings.Join(old, ","):
-		upgrade = true
-	default:
+	var from []int // for each column of header, its index in the log's, or -1
+	for k := 0; k <= len(laterColumns) && from == nil; k++ {
+		old := olderHeader(header, k)
+		if lines[0] == strings.Join(old, ",") {
+			from = columnSources(header, old)
+		}
+	}
+	if from == nil {
 		return nil, fmt.Errorf("learn: log %s has the header %q, want %q: %w", path, lines[0], strings.Join(header, ","), ErrCheckpoint)
 	}
 	rows := make([][]string, len(lines)-1)
 	for k, l := range lines[1:] {
 		r := strings.Split(l, ",")
-		if upgrade && len(r) == len(old) {
-			r = append(append(append([]string(nil), r[:diversityAt]...), "NaN", "NaN"), r[diversityAt:]...)
+		if len(from) != len(r) && countSources(from) == len(r) {
+			r = upgradeRow(r, from)
 		}
 		if it, err := strconv.Atoi(r[0]); err == nil && it != k+1 {
 			return nil, fmt.Errorf("learn: %s, line %d: row %d is iteration %d: %w", path, k+2, k+1, it, ErrCheckpoint)
@@ -122,6 +167,48 @@ func splitLogRows(path string, lines []string, header []string) ([][]string, err
 		rows[k] = r
 	}
 	return rows, nil
+}
+
+// columnSources returns, for each column of header, its index in old, or
+// -1 if old lacks it.
+func columnSources(header, old []string) []int {
+	at := map[string]int{}
+	for k, c := range old {
+		at[c] = k
+	}
+	from := make([]int, len(header))
+	for k, c := range header {
+		from[k] = -1
+		if j, ok := at[c]; ok {
+			from[k] = j
+		}
+	}
+	return from
+}
+
+// countSources returns the number of columns of from that the old log
+// has.
+func countSources(from []int) int {
+	n := 0
+	for _, j := range from {
+		if j >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// upgradeRow returns the fields r of an older log's row in the layout of
+// from (columnSources), with "NaN" where the older log has no column.
+func upgradeRow(r []string, from []int) []string {
+	out := make([]string, len(from))
+	for k, j := range from {
+		out[k] = "NaN"
+		if j >= 0 {
+			out[k] = r[j]
+		}
+	}
+	return out
 }
 
 // parsePairRow reads a row of a paired run's log in pairHeader's layout
@@ -132,7 +219,9 @@ func splitLogRows(path string, lines []string, header []string) ([][]string, err
 // iterations without an evaluation; the diversities there and in logs
 // written before they were recorded; and, if untrained (the iterations
 // of HetGPS that do not train the agents), the training returns and
-// their gain, together. The error names the column.
+// their gain, together; a team's update columns, together, there and in
+// logs written before they were recorded (parseUpdates). The error names
+// the column.
 func parsePairRow(r []string, untrained bool) (PairStats, error) {
 	var s PairStats
 	if len(r) != len(pairHeader) {
@@ -149,10 +238,15 @@ func parsePairRow(r []string, untrained bool) (PairStats, error) {
 		return s, bad(1, "an integer >= 0")
 	}
 	vals := []*float64{&s.HetReturn, &s.HomReturn, &s.Gain, &s.HetEval, &s.HomEval, &s.EvalGain,
-		&s.HetDiversity, &s.HomDiversity, &s.Seconds, &s.FPS}
+		&s.HetDiversity, &s.HomDiversity}
 	for k, p := range vals {
 		if *p, err = parseFloat(r[k+2]); err != nil {
 			return s, bad(k+2, "a number")
+		}
+	}
+	for k, p := range []*float64{&s.Seconds, &s.FPS} {
+		if *p, err = parseFloat(r[timeAt+k]); err != nil {
+			return s, bad(timeAt+k, "a number")
 		}
 	}
 	// group checks that the columns from..to are finite, or all NaN if
@@ -191,12 +285,48 @@ func parsePairRow(r []string, untrained bool) (PairStats, error) {
 		}
 	}
 	if math.IsNaN(s.Seconds) || math.IsInf(s.Seconds, 0) || s.Seconds < 0 {
-		return s, bad(10, "a finite number >= 0")
+		return s, bad(timeAt, "a finite number >= 0")
 	}
 	if !(s.FPS >= 0 && !math.IsInf(s.FPS, 0) || s.Seconds == 0 && (math.IsNaN(s.FPS) || math.IsInf(s.FPS, 1))) {
-		return s, bad(11, "a finite number >= 0 (+Inf or NaN only at 0 seconds)")
+		return s, bad(timeAt+1, "a finite number >= 0 (+Inf or NaN only at 0 seconds)")
 	}
-	return s, nil
+	return s, parseUpdates(&s, r, bad)
+}
+
+// parseUpdates reads the columns of the teams' UpdateStats of a row r of
+// a paired run's log into s, whose training returns are read, refusing
+// what Pair.Iterate cannot have written: a team's four values are finite,
+// or all NaN (in logs written before they were recorded), and NaN at
+// iterations that do not train the agents; a clip fraction is in [0, 1]
+// and a value loss >= 0. bad names the column in its error.
+func parseUpdates(s *PairStats, r []string, bad func(col int, want string) error) error {
+	vals := s.updateValues()
+	for k, p := range vals {
+		var err error
+		if *p, err = parseFloat(r[updateAt+k]); err != nil {
+			return bad(updateAt+k, "a number")
+		}
+	}
+	untrained := math.IsNaN(s.HetReturn)
+	for team := 0; team < 2; team++ {
+		nan := math.IsNaN(*vals[team])
+		for k := team; k < len(vals); k += 2 {
+			v, col := *vals[k], updateAt+k
+			switch {
+			case math.IsInf(v, 0):
+				return bad(col, "a finite number (or NaN)")
+			case untrained && !math.IsNaN(v):
+				return bad(col, "NaN, as het_return is (no training)")
+			case math.IsNaN(v) != nan:
+				return bad(col, fmt.Sprintf("NaN exactly when %s is", pairHeader[updateAt+team]))
+			case k >= 4 && k < 6 && (v < 0 || v > 1):
+				return bad(col, "a fraction in [0, 1]")
+			case k >= 6 && v < 0:
+				return bad(col, "a number >= 0")
+			}
+		}
+	}
+	return nil
 }
 
 // Train runs spec to spec.Iterations iterations, or resumes it from the

@@ -58,6 +58,12 @@ func sameRows(a, b []PairStats) string {
 				return "column " + pairHeader[2+c] + " of row " + strconv.Itoa(k)
 			}
 		}
+		xu, yu := x.updateValues(), y.updateValues()
+		for c := range xu {
+			if !sameFloat(*xu[c], *yu[c]) {
+				return "column " + pairHeader[updateAt+c] + " of row " + strconv.Itoa(k)
+			}
+		}
 	}
 	return ""
 }
@@ -80,7 +86,7 @@ func logFileRows(t *testing.T, dir string) []string {
 		if len(f) != len(pairHeader) {
 			t.Fatalf("log row %q", l)
 		}
-		rows = append(rows, strings.Join(f[:len(f)-2], ",")) // not seconds, fps
+		rows = append(rows, strings.Join(f[:timeAt], ",")) // not seconds, fps
 	}
 	return rows
 }
@@ -264,66 +270,88 @@ func TestTrainResume(t *testing.T) {
 	}
 }
 
-// TestTrainResumeOlderLog resumes a run whose log was written before
-// hetgain recorded the diversities: its rows are read with NaN
-// diversities, the log is rewritten with the diversity columns, and
-// everything else equals the uninterrupted run.
+// TestTrainResumeOlderLog resumes runs whose logs were written before
+// hetgain recorded the teams' updates, and before it recorded the
+// diversities too: their rows are read with NaN in the columns they lack,
+// the log is rewritten with every column, and everything else equals the
+// uninterrupted run.
 func TestTrainResumeOlderLog(t *testing.T) {
 	spec := smallSpec(6)
 	a := mustTrain(t, spec, Options{Dir: t.TempDir()})
-	dir := t.TempDir()
-	done := 0
-	if _, err := Train(spec, Options{Dir: dir, Progress: func(PairStats) { done++ }, Stop: func() bool { return done >= 4 }}); !errors.Is(err, ErrStopped) {
-		t.Fatalf("stopped run: %v, want ErrStopped", err)
-	}
-	dropDiversityColumns(t, dir)
-	read, err := ReadLog(dir)
-	if err != nil || len(read) != 4 {
-		t.Fatalf("ReadLog of the older log: %d rows, %v", len(read), err)
-	}
-	b := mustTrain(t, spec, Options{Dir: dir})
-	if b.ResumedAt != 4 {
-		t.Fatalf("resumed at %d, want 4", b.ResumedAt)
-	}
-	fromFile, err := ReadLog(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, log := range [][]PairStats{read, b.Log[:4], fromFile[:4]} {
-		for k, r := range log {
-			if !math.IsNaN(r.HetDiversity) || !math.IsNaN(r.HomDiversity) {
-				t.Errorf("row %d of the older log: diversities %v, %v, want NaN", k+1, r.HetDiversity, r.HomDiversity)
-			}
-			r.HetDiversity, r.HomDiversity = a.Log[k].HetDiversity, a.Log[k].HomDiversity
-			if d := sameRows([]PairStats{r}, a.Log[k:k+1]); d != "" {
-				t.Errorf("row %d of the older log: %s differs from the uninterrupted run", k+1, d)
+	for k := 1; k <= len(laterColumns); k++ {
+		dir := t.TempDir()
+		done := 0
+		if _, err := Train(spec, Options{Dir: dir, Progress: func(PairStats) { done++ }, Stop: func() bool { return done >= 4 }}); !errors.Is(err, ErrStopped) {
+			t.Fatalf("stopped run: %v, want ErrStopped", err)
+		}
+		dropLaterColumns(t, dir, k)
+		read, err := ReadLog(dir)
+		if err != nil || len(read) != 4 {
+			t.Fatalf("ReadLog of the log without %d groups of columns: %d rows, %v", k, len(read), err)
+		}
+		b := mustTrain(t, spec, Options{Dir: dir})
+		if b.ResumedAt != 4 {
+			t.Fatalf("resumed at %d, want 4", b.ResumedAt)
+		}
+		fromFile, err := ReadLog(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := olderRows(a.Log[:4], k)
+		for _, log := range [][]PairStats{read, b.Log[:4], fromFile[:4]} {
+			if d := sameRows(log, want); d != "" {
+				t.Errorf("the older log's rows (%d groups of columns dropped): %s differs from the uninterrupted run's, with NaN for what it lacks", k, d)
 			}
 		}
-	}
-	if d := sameRows(b.Log[4:], a.Log[4:]); d != "" {
-		t.Errorf("rows after the resume: %s differs from the uninterrupted run", d)
-	}
-	if d := sameRows(fromFile, b.Log); d != "" {
-		t.Errorf("the rewritten log file: %s differs from the result", d)
-	}
-	if got := logFileRows(t, dir); len(got) != 6 {
-		t.Errorf("rewritten log has %d rows", len(got))
+		if d := sameRows(b.Log[4:], a.Log[4:]); d != "" {
+			t.Errorf("rows after the resume: %s differs from the uninterrupted run", d)
+		}
+		if d := sameRows(fromFile, b.Log); d != "" {
+			t.Errorf("the rewritten log file: %s differs from the result", d)
+		}
+		if got := logFileRows(t, dir); len(got) != 6 {
+			t.Errorf("rewritten log has %d rows", len(got))
+		}
 	}
 }
 
-// dropDiversityColumns rewrites the log in dir without the diversity
-// columns, as a hetgain older than them wrote it.
-func dropDiversityColumns(t *testing.T, dir string) {
+// olderRows returns rows as a log written before the last k groups of
+// laterColumns reads: NaN in the columns it lacks.
+func olderRows(rows []PairStats, k int) []PairStats {
+	out := append([]PairStats(nil), rows...)
+	for j := range out {
+		out[j].HetUpdate, out[j].HomUpdate = nanUpdate(), nanUpdate()
+		if k >= 2 {
+			out[j].HetDiversity, out[j].HomDiversity = math.NaN(), math.NaN()
+		}
+	}
+	return out
+}
+
+// dropLaterColumns rewrites the log in dir without the columns of the
+// last k groups of laterColumns, as a hetgain older than them wrote it.
+func dropLaterColumns(t *testing.T, dir string, k int) {
 	t.Helper()
 	path := filepath.Join(dir, logFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	header := strings.Split(lines[0], ",")
+	keep := map[string]bool{}
+	for _, c := range olderHeader(header, k) {
+		keep[c] = true
+	}
 	var old []string
-	for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-		f := strings.Split(l, ",")
-		old = append(old, strings.Join(append(f[:diversityAt:diversityAt], f[diversityAt+2:]...), ","))
+	for _, l := range lines {
+		var f []string
+		for c, v := range strings.Split(l, ",") {
+			if keep[header[c]] {
+				f = append(f, v)
+			}
+		}
+		old = append(old, strings.Join(f, ","))
 	}
 	if err := os.WriteFile(path, []byte(strings.Join(old, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -470,13 +498,14 @@ func TestReadLog(t *testing.T) {
 
 // TestReadLogValues checks that ReadLog accepts the missing values a run
 // writes (NaN evaluations and diversities at iterations without an
-// evaluation, NaN diversities in an older log, the frames per second of
-// an iteration timed at 0 seconds) and refuses, naming the line and the
-// column, values no run writes.
+// evaluation, NaN diversities and updates in older logs, the frames per
+// second of an iteration timed at 0 seconds) and refuses, naming the line
+// and the column, values no run writes.
 func TestReadLogValues(t *testing.T) {
 	header := strings.Join(pairHeader, ",") + "\n"
-	older := strings.Join(pairHeader[:diversityAt], ",") + "," + strings.Join(pairHeader[diversityAt+2:], ",") + "\n"
-	first := "1,100,0.5,0.25,0.25,0.5,0.25,0.25,0.5,0,0.1,2000\n"
+	older := strings.Join(olderHeader(pairHeader, 1), ",") + "\n"  // before the updates
+	oldest := strings.Join(olderHeader(pairHeader, 2), ",") + "\n" // before the diversities too
+	first := withUpdates("1,100,0.5,0.25,0.25,0.5,0.25,0.25,0.5,0,0.1,2000\n")
 	read := func(data string) error {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, logFile), []byte(data), 0o644); err != nil {
@@ -486,11 +515,14 @@ func TestReadLogValues(t *testing.T) {
 		return err
 	}
 	for _, good := range []string{
-		header + first + "2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000\n",
-		header + first + "2,200,-0.5,-0.25,-0.25,-0.5,-0.25,-0.25,NaN,NaN,0.1,2000\n",
-		header + first + "2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0,+Inf\n",
-		header + first + "2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0,NaN\n",
-		older + "1,100,0.5,0.25,0.25,0.5,0.25,0.25,0.1,2000\n2,200,0.5,0.25,0.25,NaN,NaN,NaN,0.1,2000\n",
+		header + first + withUpdates("2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000\n"),
+		header + first + withUpdates("2,200,-0.5,-0.25,-0.25,-0.5,-0.25,-0.25,NaN,NaN,0.1,2000\n"),
+		header + first + withUpdates("2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0,+Inf\n"),
+		header + first + withUpdates("2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0,NaN\n"),
+		header + first + "2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,-3.5,-2.5,-0.001,0,0,1,0,0,0.1,2000\n",
+		header + first + "2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,0.1,2000\n",
+		older + "1,100,0.5,0.25,0.25,0.5,0.25,0.25,0.5,0,0.1,2000\n2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,2000\n",
+		oldest + "1,100,0.5,0.25,0.25,0.5,0.25,0.25,0.1,2000\n2,200,0.5,0.25,0.25,NaN,NaN,NaN,0.1,2000\n",
 	} {
 		if err := read(good); err != nil {
 			t.Errorf("%q: %v", good, err)
@@ -514,8 +546,16 @@ func TestReadLogValues(t *testing.T) {
 		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,+Inf", "fps"},
 		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,NaN", "fps"},
 		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,0.1,x", "fps"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,Inf,1,0,0,0,0,0,0,0.1,2000", "het_entropy"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,1,x,0,0,0,0,0,0,0.1,2000", "hom_entropy"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,NaN,1,0.1,0,0,0,0,0,0.1,2000", "het_approx_kl"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,1,1,0,NaN,0,0,0,0,0.1,2000", "hom_approx_kl"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,1,1,0,0,1.5,0,0,0,0.1,2000", "het_clip_fraction"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,1,1,0,0,0,-0.1,0,0,0.1,2000", "hom_clip_fraction"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,1,1,0,0,0,0,-1,0,0.1,2000", "het_value_loss"},
+		{"2,200,0.5,0.25,0.25,NaN,NaN,NaN,NaN,NaN,1,1,0,0,0,0,0,-Inf,0.1,2000", "hom_value_loss"},
 	} {
-		err := read(header + first + c.row + "\n")
+		err := read(header + first + withUpdates(c.row) + "\n")
 		if !errors.Is(err, ErrCheckpoint) || !strings.Contains(err.Error(), "line 3: column "+c.column+" is ") {
 			t.Errorf("%s: %v, want ErrCheckpoint naming line 3 and column %s", c.row, err, c.column)
 		}
@@ -859,5 +899,50 @@ func TestNegativeCheckpointEvery(t *testing.T) {
 	}
 	if files := dirFiles(t, dir); len(files) != 0 {
 		t.Errorf("refused runs wrote %d files", len(files))
+	}
+}
+
+// withUpdates inserts the teams' update columns into a row of a log
+// written before them (a paired run's 12 fields, or a HetGPS run's 16
+// with one parameter; a trailing newline kept): NaN if its het_return is NaN (no training),
+// else values a run can write. Rows of other lengths are returned as they
+// are.
+func withUpdates(row string) string {
+	line := strings.TrimSuffix(row, "\n")
+	f := strings.Split(line, ",")
+	if len(f) != 12 && len(f) != 16 { // a paired row, or a HetGPS row with one parameter
+		return row
+	}
+	upd := []string{"1.5", "1.25", "0.01", "-0.002", "0.1", "0.2", "0.5", "0.25"}
+	if f[2] == "NaN" {
+		upd = strings.Split(strings.Repeat("NaN,", len(upd)-1)+"NaN", ",")
+	}
+	f = append(append(f[:updateAt:updateAt], upd...), f[updateAt:]...)
+	return strings.Join(f, ",") + row[len(line):]
+}
+
+// TestPairUpdateStats checks the teams' UpdateStats in a paired run's log
+// against what PPO must give: with one epoch of one minibatch, the
+// statistics are those of the policy that collected the data, so the
+// first iteration's entropy is that of the initial Gaussians (each of the
+// action's coordinates 0.5·ln(2πe) + InitLogStd), the approximate KL
+// divergence and the clip fraction are 0; later iterations, after
+// updates, differ.
+func TestPairUpdateStats(t *testing.T) {
+	spec := smallSpec(3)
+	spec.Team.Epochs, spec.Team.Minibatch, spec.Team.InitLogStd = 1, 1000, -0.5
+	res := mustTrain(t, spec, Options{})
+	want := 2 * (0.5*math.Log(2*math.Pi*math.E) - 0.5) // 2 action coordinates
+	for k, u := range []UpdateStats{res.Log[0].HetUpdate, res.Log[0].HomUpdate} {
+		if math.Abs(u.Entropy-want) > 1e-12 || math.Abs(u.ApproxKL) > 1e-12 || u.ClipFraction != 0 || !(u.ValueLoss > 0) {
+			t.Errorf("team %d, iteration 1: %+v, want entropy %v, KL 0, clip fraction 0, a value loss > 0", k, u, want)
+		}
+	}
+	for it, r := range res.Log[1:] {
+		for k, u := range []UpdateStats{r.HetUpdate, r.HomUpdate} {
+			if u.Entropy == want || math.IsNaN(u.Entropy) || u.ClipFraction < 0 || u.ClipFraction > 1 || !(u.ValueLoss >= 0) {
+				t.Errorf("team %d, iteration %d: %+v, want the entropy of updated policies", k, it+2, u)
+			}
+		}
 	}
 }

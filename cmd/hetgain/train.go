@@ -56,8 +56,9 @@ throughput. The other flags override either.
 
 Seed k (k = 1, ..., -seeds) runs in DIR/seed<k>: spec.json, log.csv (one
 row per iteration, written as it goes: training and evaluation returns,
-gains, and each team's diversity at evaluations, 0 for agents that behave
-alike) and checkpoint.gob. DIR/gains.csv (one row per seed, full
+gains, each team's diversity at evaluations, 0 for agents that behave
+alike, and each team's PPO update: entropy, approximate KL divergence,
+clip fraction and value loss) and checkpoint.gob. DIR/gains.csv (one row per seed, full
 precision: final evaluation returns, gain and diversities) is rewritten
 as each seed finishes, with the seeds finished so far. When every seed
 is done, train prints the final evaluation returns and gain of each seed
