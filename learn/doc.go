@@ -79,7 +79,8 @@
 // without training); LoadPair rebuilds a paired run's teams from its
 // checkpoint, to play them again, for instance with other environment
 // parameters (Pair.SetEnvParams); Team.Profile shows which agent of a
-// team worked on which task (simulate.Profile). A checkpoint that holds
+// team worked on which task (simulate.Profile), and Team.ActionStd how
+// much its continuous policies still explore. A checkpoint that holds
 // a NaN or infinite parameter, or anything else training cannot have
 // written, is refused with ErrCheckpoint.
 //
