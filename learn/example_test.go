@@ -81,6 +81,34 @@ func ExampleTeam_Policy() {
 	// three agents: true
 }
 
+// ExampleTeam_ActionStd reads how much a team's continuous policies
+// still explore: the standard deviations of their Gaussians before the
+// squash, exp(InitLogStd) at the start and learned afterwards, one row per
+// agent. An iteration's UpdateStats report the entropy of the same
+// Gaussians.
+func ExampleTeam_ActionStd() {
+	spec := learn.EnvSpec{Name: "capture", Agents: 2, Tasks: 2, U: "min", T: "max", EpisodeLength: 20}
+	team, err := learn.NewTeam(spec.New, learn.Config{Hidden: []int{16, 16}, Envs: 4, InitLogStd: -1, Seed: 3})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("at the start: %.3f\n", team.ActionStd())
+	var st learn.IterStats
+	for k := 0; k < 3; k++ {
+		if st, err = team.Iterate(); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	fmt.Printf("after %d iterations: %.3f\n", st.Iteration, team.ActionStd())
+	fmt.Printf("entropy of the last update: %.3f\n", st.Entropy)
+	// Output:
+	// at the start: [[0.368 0.368] [0.368 0.368]]
+	// after 3 iterations: [[0.366 0.353] [0.366 0.373]]
+	// entropy of the last update: 0.819
+}
+
 func ExampleEnvSpec_String() {
 	for _, s := range []learn.EnvSpec{
 		{Name: "matrix", Agents: 4, Tasks: 4, U: "min", T: "max"},
