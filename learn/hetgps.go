@@ -510,8 +510,9 @@ type HetGPSStats struct {
 	// PairStats are the statistics of the agents' iteration: Iteration is
 	// the HetGPS iteration and Frames those each team collected so far.
 	// At iterations that do not train the agents (Alternated), no
-	// rollouts are collected: HetReturn, HomReturn and Gain are NaN, and
-	// so are the evaluations unless it is the last iteration. Run.EvalEvery
+	// rollouts are collected: HetReturn, HomReturn, Gain and the teams'
+	// UpdateStats are NaN, and so are the evaluations unless it is the
+	// last iteration. Run.EvalEvery
 	// counts the iterations that train the agents, not HetGPS iterations:
 	// under Alternated with x = 2, y = 1 and EvalEvery 2, the evaluations
 	// fall at HetGPS iterations 2, 5, 8, ...
