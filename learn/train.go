@@ -146,10 +146,11 @@ func olderHeader(header []string, k int) []string {
 // errors.
 func splitLogRows(path string, lines []string, header []string) ([][]string, error) {
 	var from []int // for each column of header, its index in the log's, or -1
+	oldWidth := 0  // the number of columns of the log's layout
 	for k := 0; k <= len(laterColumns) && from == nil; k++ {
 		old := olderHeader(header, k)
 		if lines[0] == strings.Join(old, ",") {
-			from = columnSources(header, old)
+			from, oldWidth = columnSources(header, old), len(old)
 		}
 	}
 	if from == nil {
@@ -158,7 +159,7 @@ func splitLogRows(path string, lines []string, header []string) ([][]string, err
 	rows := make([][]string, len(lines)-1)
 	for k, l := range lines[1:] {
 		r := strings.Split(l, ",")
-		if len(from) != len(r) && countSources(from) == len(r) {
+		if oldWidth != len(from) && len(r) == oldWidth {
 			r = upgradeRow(r, from)
 		}
 		if it, err := strconv.Atoi(r[0]); err == nil && it != k+1 {
@@ -184,18 +185,6 @@ func columnSources(header, old []string) []int {
 		}
 	}
 	return from
-}
-
-// countSources returns the number of columns of from that the old log
-// has.
-func countSources(from []int) int {
-	n := 0
-	for _, j := range from {
-		if j >= 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // upgradeRow returns the fields r of an older log's row in the layout of
