@@ -671,7 +671,9 @@ func (g *TagVMAS) AgentRewards() []float64 { return g.agentRew }
 // chasers in the last step (zeros after Reset): chaser i's own reward
 // with R(A) - R(A_{-i}) in place of R(A), A_{-i} the capture matrix
 // without chaser i's captures (computed at the first call after a Step,
-// as Tag's).
+// as Tag's). With as many chasers as escapers and U = min they equal
+// AgentRewards: a chaser holds one escaper at most, so R(A) > 0 needs
+// every chaser on an escaper of its own, and R(A_{-i}) is always 0.
 func (g *TagVMAS) DifferenceRewards() []float64 {
 	return g.diffRew.values(&g.fn, g.eff, 1, func(b, i int) float64 { return g.agentRew[b*g.n+i] })
 }

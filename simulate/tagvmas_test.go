@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hetgain/hetgain/aggregators"
+	"gonum.org/v1/gonum/mat"
 )
 
 // newTestTagVMAS returns a TagVMAS of batch b under min∘max, reset with
@@ -435,4 +436,58 @@ func BenchmarkTagVMAS(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)*B*float64(g.Agents())/b.Elapsed().Seconds(), "agent-steps/s")
+}
+
+// TestTagVMASDifferenceUnderMin checks why difference rewards change
+// nothing under U = min in the 2v2 game: a chaser holds one escaper at
+// most, so R(A) > 0 needs each chaser on its own escaper, and then
+// removing either leaves an escaper unheld; R(A_{-i}) is 0 in every step,
+// and each chaser's difference reward is its own reward, bit for bit.
+// Under (mean, max) it is not: a chaser whose partner holds the same
+// escaper earns nothing for it.
+func TestTagVMASDifferenceUnderMin(t *testing.T) {
+	play2v2 := func(u, tt aggregators.Operator) (rewarded, differing int) {
+		r := aggregators.NewReward(u, tt)
+		g, err := TagVMAS2v2(32, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol := g.ChaserPolicy(10, 0.2, 0, false) // chasers of the nearest escaper: both often hold one
+		err = play(g, pol, 3, nil, func(live []bool) {
+			d, own, eff := g.DifferenceRewards(), g.AgentRewards(), g.Effort()
+			for b, l := range live {
+				if !l {
+					continue
+				}
+				v, err := r.Value(mat.NewDense(2, 2, append([]float64(nil), eff[b*4:(b+1)*4]...)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v > 0 {
+					rewarded++
+				}
+				for i := 0; i < 2; i++ {
+					if d[b*2+i] != own[b*2+i] {
+						differing++
+					}
+				}
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rewarded, differing
+	}
+	for _, tt := range []aggregators.Operator{aggregators.Min{}, aggregators.Mean{}, aggregators.Max{}} {
+		rewarded, differing := play2v2(aggregators.Min{}, tt)
+		if differing != 0 {
+			t.Errorf("(min, %v): the difference reward differs from the own reward in %d chaser steps, want 0", tt, differing)
+		}
+		if _, isMin := tt.(aggregators.Min); !isMin && rewarded == 0 {
+			t.Errorf("(min, %v): no step pays R(A) > 0, so nothing was checked", tt)
+		}
+	}
+	if _, differing := play2v2(aggregators.Mean{}, aggregators.Max{}); differing == 0 {
+		t.Error("(mean, max): the difference reward equals the own reward in every step; want it to differ where both chasers hold one escaper")
+	}
 }
