@@ -127,9 +127,10 @@ running.
 -dir results/tag-large-entropy. A run keeps the setting it was trained
 with; a directory of runs trained without it is refused, not mixed.
 -difference-rewards trains every agent on its difference reward (the
-experiments train on the team reward, as the paper), in the learning
-experiments (matrix, capture and tag); the same holds for a directory
-trained without it.
+experiments train on the team reward, as the paper, and tag-vmas on
+each chaser's own reward, which the difference reward replaces: it keeps
+the chaser's own distance term), in the learning experiments (matrix,
+capture and the tags); the same holds for a directory trained without it.
 
 -jobs runs several runs at once; each already uses two goroutines (one per
 team), so -jobs 1 (the default) keeps two cores busy. The results do not
@@ -276,7 +277,10 @@ func runExperiment(j *reproduceJob) error {
 	if j.entropy > 0 {
 		e.Team.EntropyCoef = j.entropy
 	}
-	e.Team.DifferenceRewards = j.difference
+	if j.difference { // in place of the experiment's reward, team or own (tag-vmas)
+		e.Team.AgentRewards = false
+		e.Team.DifferenceRewards = true
+	}
 	if j.pairs != "" { // else the experiment's own pairs (all, or tag-large-30m's one)
 		if e, err = e.WithPairs(j.pairs); err != nil {
 			return usagef("-pairs: %s", strings.TrimPrefix(err.Error(), "reproduce: "))

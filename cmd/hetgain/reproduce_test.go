@@ -23,7 +23,7 @@ import (
 func tinyExperiment(name string) (reproduce.Experiment, error) {
 	e, err := reproduce.Lookup(name)
 	e.Ops = []string{"min", "max"}
-	e.Team = learn.Config{Hidden: []int{8}, Envs: 16, FramesPerIter: 64, Minibatch: 32, Epochs: 2}
+	e.Team = learn.Config{Hidden: []int{8}, Envs: 16, FramesPerIter: 64, Minibatch: 32, Epochs: 2, AgentRewards: e.Team.AgentRewards}
 	e.EvalEpisodes = 2
 	return e, err
 }
@@ -549,8 +549,8 @@ func TestReproduceEntropy(t *testing.T) {
 
 // TestReproduceDifferenceRewards checks that -difference-rewards trains
 // every run on difference rewards (recorded in its spec), that a directory
-// trained without them is refused rather than mixed, and that it is
-// refused where the environment has none and for hetgps.
+// trained without them is refused rather than mixed, that in tag-vmas they
+// replace its chasers' own rewards, and that it is refused for hetgps.
 func TestReproduceDifferenceRewards(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "m2")
 	args := []string{"reproduce", "matrix2", "-dir", dir, "-seeds", "1", "-iterations", "2", "-quiet"}
@@ -575,6 +575,16 @@ func TestReproduceDifferenceRewards(t *testing.T) {
 	for p, spec := range seed1Specs(t, capture, 1) {
 		if !spec.Team.DifferenceRewards || spec.Env.Name != "capture" {
 			t.Errorf("%s: DifferenceRewards %v in %s, want true in capture", p, spec.Team.DifferenceRewards, spec.Env.Name)
+		}
+	}
+	vmas := filepath.Join(t.TempDir(), "tag-vmas")
+	errb.Reset()
+	if code := runTiny(newApp(context.Background(), &out, &errb), "reproduce", "tag-vmas", "-dir", vmas, "-pairs", "min-max", "-seeds", "1", "-iterations", "1", "-difference-rewards", "-quiet"); code != exitOK {
+		t.Fatalf("reproduce tag-vmas -difference-rewards: exit %d, stderr %q", code, errb.String())
+	}
+	for p, spec := range seed1Specs(t, vmas, 1) {
+		if !spec.Team.DifferenceRewards || spec.Team.AgentRewards {
+			t.Errorf("%s: DifferenceRewards %v, AgentRewards %v; want the difference reward in place of tag-vmas's own", p, spec.Team.DifferenceRewards, spec.Team.AgentRewards)
 		}
 	}
 	if code, _, errOut := runArgs("reproduce", "-difference-rewards", "hetgps", "softmax"); code != exitUsage || !strings.Contains(errOut, "hetgps") {
