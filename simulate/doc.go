@@ -72,7 +72,8 @@
 // each agent's mean effort on each task, how many tasks the team covered
 // at once, and how far apart the agents' efforts are step by step (its
 // Diversity), which tells specialists from agents that behave alike or
-// leave the work to others.
+// leave the work to others; its Specialists method names the task of
+// each agent of a team that split over the tasks by index.
 //
 // Reference policies: ConstantPolicy, LinearTanh (act = Scale tanh(W obs +
 // B + Sigma noise), per agent or shared), UniformDiscrete, and

@@ -161,6 +161,64 @@ func (p *EffortProfile) At(i, j int) float64 {
 	return p.Effort[i*p.Tasks+j]
 }
 
+// SpecialistRatio is the ratio Specialists is usually asked for (and
+// hetgain inspect uses): an agent is a specialist when it works on its
+// task at least twice as much as on any other.
+const SpecialistRatio = 2
+
+// Specialists reports whether the team specialised on tasks of their own
+// by index: if every agent i has a task j(i) with Effort i on j(i) > 0 and
+// at least ratio times its effort on each other task, and no two agents
+// share a task, it returns j(0), ..., j(N-1); otherwise nil. So a team with
+// more agents than tasks, an idle agent, two agents on the same task or an
+// agent split evenly over two tasks gives nil. It reads the mean efforts,
+// so it finds agents tied to a task by their index, as in Tag and the
+// matrix game; where tasks are placed at random (Multi-goal-capture),
+// specialists of whichever task is nearest show in Covered and Diversity
+// instead. It panics with a "simulate: " message if ratio is not above 1
+// (at 1 an agent even on two tasks would have two) or if Effort does not
+// hold the Agents x Tasks matrix.
+func (p *EffortProfile) Specialists(ratio float64) []int {
+	if !(ratio > 1) || math.IsInf(ratio, 1) {
+		panic(fmt.Sprintf("simulate: Specialists ratio %v, want a finite ratio above 1", ratio))
+	}
+	if p == nil || !p.shapeOK() {
+		panic("simulate: Specialists of a profile without its Agents x Tasks efforts")
+	}
+	tasks := make([]int, p.Agents)
+	taken := make([]bool, p.Tasks)
+	for i := range tasks {
+		j := p.mainTask(i, ratio)
+		if j < 0 || taken[j] {
+			return nil
+		}
+		taken[j] = true
+		tasks[i] = j
+	}
+	return tasks
+}
+
+// mainTask returns the task agent i works on at least ratio times as much
+// as on any other, with a positive effort, or -1 if there is none.
+func (p *EffortProfile) mainTask(i int, ratio float64) int {
+	row := p.Effort[i*p.Tasks : (i+1)*p.Tasks]
+	best := 0
+	for j, e := range row {
+		if e > row[best] {
+			best = j
+		}
+	}
+	if !(row[best] > 0) {
+		return -1
+	}
+	for j, e := range row {
+		if j != best && row[best] < ratio*e {
+			return -1
+		}
+	}
+	return best
+}
+
 // shapeOK reports whether Effort holds exactly Agents x Tasks values.
 func (p *EffortProfile) shapeOK() bool {
 	if p.Agents < 0 || p.Tasks < 0 {

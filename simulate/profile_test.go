@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"reflect"
@@ -281,4 +282,128 @@ func BenchmarkProfileTag(b *testing.B) {
 			b.ReportMetric(float64(b.N)*B*float64(g.EpisodeLength())/b.Elapsed().Seconds(), "element-steps/s")
 		})
 	}
+}
+
+// TestSpecialistsCases checks Specialists on profiles written by hand: each
+// way a team can fail to specialise, and the ratio's edge.
+func TestSpecialistsCases(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		n, m   int
+		effort []float64
+		ratio  float64
+		want   []int
+	}{
+		{"one agent per task", 2, 2, []float64{0.4, 0.1, 0.05, 0.3}, 2, []int{0, 1}},
+		{"crossed", 2, 2, []float64{0.1, 0.4, 0.3, 0.05}, 2, []int{1, 0}},
+		{"exactly the ratio", 2, 2, []float64{0.4, 0.2, 0.1, 0.2}, 2, []int{0, 1}},
+		{"just under the ratio", 2, 2, []float64{0.4, 0.2000001, 0.1, 0.2}, 2, nil},
+		{"both on one task", 2, 2, []float64{0.4, 0.1, 0.3, 0.05}, 2, nil},
+		{"an idle agent", 2, 2, []float64{0.4, 0.1, 0, 0}, 2, nil},
+		{"even split", 2, 2, []float64{0.2, 0.2, 0.05, 0.3}, 2, nil},
+		{"more agents than tasks", 3, 2, []float64{1, 0, 0, 1, 1, 0}, 2, nil},
+		{"fewer agents than tasks", 2, 3, []float64{0, 0, 0.5, 0.5, 0, 0}, 2, []int{2, 0}},
+		{"a larger ratio", 2, 2, []float64{0.4, 0.1, 0.05, 0.3}, 5, nil},
+		{"one agent", 1, 3, []float64{0.1, 0.6, 0.2}, 2, []int{1}},
+	} {
+		p := &EffortProfile{Agents: c.n, Tasks: c.m, Effort: c.effort}
+		if got := p.Specialists(c.ratio); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: Specialists(%v) = %v, want %v", c.name, c.ratio, got, c.want)
+		}
+	}
+}
+
+// TestSpecialistsBruteForce checks Specialists on random profiles against
+// its definition read literally: agent i specialises on task j iff its
+// effort on j is positive and at least ratio times each other effort, and
+// the team iff every agent does, on tasks that differ.
+func TestSpecialistsBruteForce(t *testing.T) {
+	rnd := rand.New(rand.NewSource(1))
+	found := 0
+	for trial := 0; trial < 5000; trial++ {
+		n, m := 1+rnd.Intn(3), 1+rnd.Intn(3)
+		effort := make([]float64, n*m)
+		for k := range effort {
+			if rnd.Intn(3) > 0 { // a third of the efforts are 0
+				effort[k] = rnd.Float64()
+			}
+		}
+		ratio := 1 + 3*rnd.Float64()
+		p := &EffortProfile{Agents: n, Tasks: m, Effort: effort}
+		want := literalSpecialists(n, m, effort, ratio)
+		if got := p.Specialists(ratio); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d x %d efforts %v, ratio %v: Specialists = %v, want %v", n, m, effort, ratio, got, want)
+		}
+		if want != nil {
+			found++
+		}
+	}
+	if found < 500 {
+		t.Errorf("only %d of 5000 random profiles specialised; the check saw too few", found)
+	}
+}
+
+// literalSpecialists is Specialists' definition, task by task.
+func literalSpecialists(n, m int, effort []float64, ratio float64) []int {
+	var tasks []int
+	for i := 0; i < n; i++ {
+		var own []int
+		for j := 0; j < m; j++ {
+			ok := effort[i*m+j] > 0
+			for k := 0; k < m; k++ {
+				if k != j && effort[i*m+j] < ratio*effort[i*m+k] {
+					ok = false
+				}
+			}
+			if ok {
+				own = append(own, j)
+			}
+		}
+		if len(own) != 1 {
+			return nil
+		}
+		for _, j := range tasks {
+			if j == own[0] {
+				return nil
+			}
+		}
+		tasks = append(tasks, own[0])
+	}
+	return tasks
+}
+
+// TestSpecialistsTagVMAS plays the reference chasers of the paper's Tag:
+// chasers each sent after their own escaper are specialists, chasers of
+// their nearest escaper are not.
+func TestSpecialistsTagVMAS(t *testing.T) {
+	g, err := TagVMAS2v2(64, reward(t, "mean", "max"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, nearest := range []bool{false, true} {
+		p, err := Profile(g, g.ChaserPolicy(10, 0.2, 0, nearest), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := p.Specialists(SpecialistRatio)
+		if want := []int{0, 1}; !nearest && !reflect.DeepEqual(got, want) {
+			t.Errorf("specialist chasers, efforts %v: Specialists = %v, want %v", p.Effort, got, want)
+		}
+		if nearest && got != nil {
+			t.Errorf("chasers of the nearest escaper, efforts %v: Specialists = %v, want nil", p.Effort, got)
+		}
+	}
+}
+
+// TestSpecialistsMisuse checks the panics: a ratio not above 1 and a
+// profile without its efforts.
+func TestSpecialistsMisuse(t *testing.T) {
+	p := &EffortProfile{Agents: 2, Tasks: 2, Effort: []float64{1, 0, 0, 1}}
+	for _, r := range []float64{1, 0.5, -2, math.NaN(), math.Inf(1)} {
+		wantPanic(t, fmt.Sprintf("ratio %v", r), "Specialists ratio", func() { p.Specialists(r) })
+	}
+	bad := &EffortProfile{Agents: 2, Tasks: 2, Effort: []float64{1, 0, 0}}
+	wantPanic(t, "3 efforts for 2 x 2", "Specialists of a profile", func() { bad.Specialists(2) })
+	var none *EffortProfile
+	wantPanic(t, "nil profile", "Specialists of a profile", func() { none.Specialists(2) })
 }

@@ -94,6 +94,26 @@ func ExampleProfile() {
 	// homogeneous true: chaser 1 caught escapers 1, 2: 0.08 0.12; chaser 2: 0.11 0.11; both caught: 0.06; return 17.8
 }
 
+// Whether a team split over the tasks by index: the paper's Tag with its
+// reference chasers, sent each after its own escaper or each after its
+// nearest one.
+func ExampleEffortProfile_Specialists() {
+	g, err := simulate.TagVMAS2v2(64, aggregators.NewReward(aggregators.Mean{}, aggregators.Max{}))
+	if err != nil {
+		panic(err)
+	}
+	for _, nearest := range []bool{false, true} {
+		p, err := simulate.Profile(g, g.ChaserPolicy(10, 0.2, 0, nearest), 1)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("nearest %v: specialists %v\n", nearest, p.Specialists(simulate.SpecialistRatio))
+	}
+	// Output:
+	// nearest false: specialists [0 1]
+	// nearest true: specialists []
+}
+
 // Each chaser's own reward in Tag: its own distance to its nearest
 // escaper in place of the team's mean distance, so that the team reward
 // is the mean of the chasers' rewards.

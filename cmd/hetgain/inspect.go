@@ -38,7 +38,9 @@ agents' effort rows at the same step, averaged over pairs and steps: 0
 for agents that behave alike, 1 for agents on disjoint tasks), and the
 mean return. It shows whether the heterogeneous team's agents
 specialised (each on a task of its own), behave alike, or leave the work
-to one agent. For continuous actions it also prints each agent's policy
+to one agent; a line names the specialists where each agent works at
+least twice as much on a task of its own as on any other
+(simulate.EffortProfile.Specialists), or says there are none. For continuous actions it also prints each agent's policy
 standard deviation in each action coordinate, before the tanh squash
 (learn.Team.ActionStd; 1 at the start of training, by default): how
 much the policy still explores.
@@ -372,6 +374,7 @@ func inspectRun(a *app, dir string, episodes int, fixedSeed *int64, taskParams s
 			return nil, fmt.Errorf("%s: %s team: %w", dir, team.name, err)
 		}
 		fmt.Fprintf(a.stdout, "%s team, %s", team.name, indent(p.String()))
+		fmt.Fprintf(a.stdout, "  %s\n", formatSpecialists(p.Specialists(simulate.SpecialistRatio), simulate.SpecialistRatio))
 		if std := team.t.ActionStd(); std != nil {
 			fmt.Fprintf(a.stdout, "  %s\n", formatActionStd(std))
 		}
@@ -379,6 +382,24 @@ func inspectRun(a *app, dir string, episodes int, fixedSeed *int64, taskParams s
 	}
 	fmt.Fprintln(a.stdout)
 	return rows, nil
+}
+
+// formatSpecialists describes the tasks of EffortProfile.Specialists at
+// ratio, agent by agent, or says that the team did not split.
+func formatSpecialists(tasks []int, ratio float64) string {
+	if tasks == nil {
+		return fmt.Sprintf("specialists: none (no split in which each agent works at least %v times as much on a task of its own as on any other)", ratio)
+	}
+	var b strings.Builder
+	b.WriteString("specialists:")
+	for i, j := range tasks {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " agent %d on task %d", i+1, j+1)
+	}
+	fmt.Fprintf(&b, " (each at least %v times as much on it as on any other task)", ratio)
+	return b.String()
 }
 
 // formatActionStd describes the standard deviations of Team.ActionStd,

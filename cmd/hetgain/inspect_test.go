@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/simulate"
 )
 
 // TestInspectMatrix inspects tiny matrix-game runs. The game has one step
@@ -89,6 +90,28 @@ func TestInspectMatrix(t *testing.T) {
 		}
 		if m[1] == "homogeneous" && (m[2] != m[4] || m[3] != m[5]) {
 			t.Errorf("seed%s homogeneous team: agents' std %v differ; they share one policy", seeds[k/2], m[2:])
+		}
+	}
+	// The specialists line, as the checkpoints' profiles give it.
+	specs := regexp.MustCompile(`(heterogeneous|homogeneous) team, [^\n]*\n(?:  [^\n]*\n)*?  (specialists: [^\n]*)\n`).FindAllStringSubmatch(out, -1)
+	if len(specs) != 20 {
+		t.Fatalf("%d specialists lines, want 20:\n%s", len(specs), out)
+	}
+	for k, m := range specs {
+		pair, err := learn.LoadPair(filepath.Join(dir, "seed"+seeds[k/2]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		team := pair.Het()
+		if m[1] == "homogeneous" {
+			team = pair.Hom()
+		}
+		p, err := team.Profile(simulate.Params{}, 3, pair.Spec().Team.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := formatSpecialists(p.Specialists(simulate.SpecialistRatio), simulate.SpecialistRatio); m[2] != want {
+			t.Errorf("seed%s %s team: %q, want %q (efforts %v)", seeds[k/2], m[1], m[2], want, p.Effort)
 		}
 	}
 	// -csv: the same profiles at full precision, one row per run and team.
@@ -298,4 +321,15 @@ func FuzzNaturalLess(f *testing.F) {
 			t.Errorf("%q < %q < %q but not %q < %q", a, b, c, a, c)
 		}
 	})
+}
+
+// TestFormatSpecialists checks the line inspect prints for a team that
+// split and for one that did not.
+func TestFormatSpecialists(t *testing.T) {
+	if got, want := formatSpecialists([]int{1, 0}, 2), "specialists: agent 1 on task 2, agent 2 on task 1 (each at least 2 times as much on it as on any other task)"; got != want {
+		t.Errorf("formatSpecialists([1 0], 2) = %q, want %q", got, want)
+	}
+	if got, want := formatSpecialists(nil, 2.5), "specialists: none (no split in which each agent works at least 2.5 times as much on a task of its own as on any other)"; got != want {
+		t.Errorf("formatSpecialists(nil, 2.5) = %q, want %q", got, want)
+	}
 }
