@@ -201,3 +201,24 @@ func FuzzRelativeGain(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSpecialists checks EffortProfile.Specialists on 2 x 2 profiles of any
+// efforts (NaN and negatives among them) against its definition read
+// literally, and that it never panics for a ratio above 1.
+func FuzzSpecialists(f *testing.F) {
+	f.Add(0.4, 0.1, 0.05, 0.3, 2.0)
+	f.Add(0.4, 0.2, 0.1, 0.2, 2.0)
+	f.Add(0.0, 0.0, 1.0, 0.0, 1.5)
+	f.Add(math.NaN(), 0.1, 0.2, 0.5, 2.0)
+	f.Fuzz(func(t *testing.T, a, b, c, d, ratio float64) {
+		if !(ratio > 1) || math.IsInf(ratio, 1) {
+			return
+		}
+		effort := []float64{a, b, c, d}
+		p := &EffortProfile{Agents: 2, Tasks: 2, Effort: effort}
+		got := p.Specialists(ratio)
+		if want := literalSpecialists(2, 2, effort, ratio); !reflect.DeepEqual(got, want) {
+			t.Errorf("efforts %v, ratio %v: Specialists = %v, want %v", effort, ratio, got, want)
+		}
+	})
+}

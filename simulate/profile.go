@@ -170,8 +170,9 @@ const SpecialistRatio = 2
 // by index: if every agent i has a task j(i) with Effort i on j(i) > 0 and
 // at least ratio times its effort on each other task, and no two agents
 // share a task, it returns j(0), ..., j(N-1); otherwise nil. So a team with
-// more agents than tasks, an idle agent, two agents on the same task or an
-// agent split evenly over two tasks gives nil. It reads the mean efforts,
+// more agents than tasks, an idle agent, two agents on the same task, an
+// agent split evenly over two tasks or one with a NaN or infinite effort
+// gives nil. It reads the mean efforts,
 // so it finds agents tied to a task by their index, as in Tag and the
 // matrix game; where tasks are placed at random (Multi-goal-capture),
 // specialists of whichever task is nearest show in Covered and Diversity
@@ -204,6 +205,9 @@ func (p *EffortProfile) mainTask(i int, ratio float64) int {
 	row := p.Effort[i*p.Tasks : (i+1)*p.Tasks]
 	best := 0
 	for j, e := range row {
+		if math.IsNaN(e) || math.IsInf(e, 0) {
+			return -1
+		}
 		if e > row[best] {
 			best = j
 		}

@@ -305,6 +305,8 @@ func TestSpecialistsCases(t *testing.T) {
 		{"fewer agents than tasks", 2, 3, []float64{0, 0, 0.5, 0.5, 0, 0}, 2, []int{2, 0}},
 		{"a larger ratio", 2, 2, []float64{0.4, 0.1, 0.05, 0.3}, 5, nil},
 		{"one agent", 1, 3, []float64{0.1, 0.6, 0.2}, 2, []int{1}},
+		{"a NaN effort", 2, 2, []float64{math.NaN(), 0.1, 0.4, 0}, 2, nil},
+		{"an infinite effort", 2, 2, []float64{math.Inf(1), 0.1, 0, 0.4}, 2, nil},
 	} {
 		p := &EffortProfile{Agents: c.n, Tasks: c.m, Effort: c.effort}
 		if got := p.Specialists(c.ratio); !reflect.DeepEqual(got, c.want) {
@@ -346,6 +348,11 @@ func TestSpecialistsBruteForce(t *testing.T) {
 // literalSpecialists is Specialists' definition, task by task.
 func literalSpecialists(n, m int, effort []float64, ratio float64) []int {
 	var tasks []int
+	for _, e := range effort {
+		if math.IsNaN(e) || math.IsInf(e, 0) {
+			return nil // no agent with a non-finite effort specialises
+		}
+	}
 	for i := 0; i < n; i++ {
 		var own []int
 		for j := 0; j < m; j++ {
