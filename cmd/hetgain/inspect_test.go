@@ -74,14 +74,7 @@ func TestInspectMatrix(t *testing.T) {
 		t.Fatalf("%d lines of policy std, want 20:\n%s", len(stds), out)
 	}
 	for k, m := range stds {
-		pair, err := learn.LoadPair(filepath.Join(dir, "seed"+seeds[k/2]))
-		if err != nil {
-			t.Fatal(err)
-		}
-		team := pair.Het()
-		if m[1] == "homogeneous" {
-			team = pair.Hom()
-		}
+		team, _ := checkpointTeam(t, filepath.Join(dir, "seed"+seeds[k/2]), m[1])
 		want := team.ActionStd()
 		for c, s := range m[2:] {
 			if v, w := parseFloat(t, s), want[c/2][c%2]; math.Abs(v-w) > 1e-3*w || math.Abs(w-1) > 0.1 {
@@ -98,15 +91,8 @@ func TestInspectMatrix(t *testing.T) {
 		t.Fatalf("%d specialists lines, want 20:\n%s", len(specs), out)
 	}
 	for k, m := range specs {
-		pair, err := learn.LoadPair(filepath.Join(dir, "seed"+seeds[k/2]))
-		if err != nil {
-			t.Fatal(err)
-		}
-		team := pair.Het()
-		if m[1] == "homogeneous" {
-			team = pair.Hom()
-		}
-		p, err := team.Profile(simulate.Params{}, 3, pair.Spec().Team.Seed)
+		team, seed := checkpointTeam(t, filepath.Join(dir, "seed"+seeds[k/2]), m[1])
+		p, err := team.Profile(simulate.Params{}, 3, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -321,6 +307,20 @@ func FuzzNaturalLess(f *testing.F) {
 			t.Errorf("%q < %q < %q but not %q < %q", a, b, c, a, c)
 		}
 	})
+}
+
+// checkpointTeam loads the run in dir and returns its team of the kind
+// inspect names ("heterogeneous" or "homogeneous") and the run's seed.
+func checkpointTeam(t *testing.T, dir, kind string) (*learn.Team, int64) {
+	t.Helper()
+	pair, err := learn.LoadPair(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kind == "homogeneous" {
+		return pair.Hom(), pair.Spec().Team.Seed
+	}
+	return pair.Het(), pair.Spec().Team.Seed
 }
 
 // TestFormatSpecialists checks the line inspect prints for a team that
