@@ -80,7 +80,11 @@
 // Capture.SeekerPolicy (specialists heading for their own goals, or
 // identical agents heading for the middle), and TagChaser (each chaser
 // after its own escaper, or all after the nearest; Tag.ChaserPolicy and
-// TagVMAS.ChaserPolicy).
+// TagVMAS.ChaserPolicy). Mixed gives each agent a policy of its own, and
+// ClassGain plays every team drawn from a finite class of such policies:
+// the heterogeneity gain of the class, its best team against its best
+// team of agents that all play alike, with standard errors (what a game
+// pays scripted specialists before any learning).
 //
 // # Determinism and concurrency
 //

@@ -11,8 +11,10 @@
 // The learning commands train: train trains a heterogeneous and a
 // homogeneous team by PPO side by side and reports the learned gain,
 // reproduce runs the paper's learning experiments, inspect shows what
-// trained teams do, and hetgps searches reward parameters for the
-// largest (or smallest) gain (HetGPS). compare and hetgps-compare test two
+// trained teams do, scripted what a Tag game pays hand-written
+// specialists over hand-written chasers that are alike (the gain to
+// compare a learned one with), and hetgps searches reward parameters for
+// the largest (or smallest) gain (HetGPS). compare and hetgps-compare test two
 // variants of a training experiment or of a search seed by seed, and
 // verdict judges a cell's gains by a rule fixed before its runs, saying
 // whether seeds still to come can change the verdict.
