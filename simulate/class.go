@@ -27,7 +27,7 @@ func (p Mixed) Validate(agents, obsDim, actDim int) error {
 		return fmt.Errorf("simulate: Mixed has %d policies for %d agents: %w", len(p), agents, ErrConfig)
 	}
 	for i, pol := range p {
-		if pol == nil || isNil(pol) {
+		if isNil(pol) {
 			return fmt.Errorf("simulate: Mixed: agent %d's policy is nil: %w", i, ErrConfig)
 		}
 		if v, ok := pol.(PolicyValidator); ok {

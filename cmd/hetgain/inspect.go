@@ -40,8 +40,9 @@ mean return. It shows whether the heterogeneous team's agents
 specialised (each on a task of its own), behave alike, or leave the work
 to one agent; a line names the specialists where each agent works at
 least twice as much on a task of its own as on any other
-(simulate.EffortProfile.Specialists), or says there are none. For continuous actions it also prints each agent's policy
-standard deviation in each action coordinate, before the tanh squash
+(simulate.EffortProfile.Specialists), or says there are none. For
+continuous actions it also prints each agent's policy standard
+deviation in each action coordinate, before the tanh squash
 (learn.Team.ActionStd; 1 at the start of training, by default): how
 much the policy still explores.
 

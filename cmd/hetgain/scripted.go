@@ -127,11 +127,14 @@ func (r scriptedRun) check() error {
 	if !(r.sigma >= 0) || math.IsInf(r.sigma, 1) {
 		return usagef("-sigma %v: want a finite number >= 0", r.sigma)
 	}
-	if teams := math.Pow(float64(r.m+1), float64(r.n)); teams > simulate.MaxClassTeams {
+	if teams := r.teams(); teams > simulate.MaxClassTeams {
 		return usagef("-n %d -m %d: %v teams of %d targets, over %d", r.n, r.m, teams, r.m+1, simulate.MaxClassTeams)
 	}
 	return nil
 }
+
+// teams returns the number of teams of the class, (M + 1)^N.
+func (r scriptedRun) teams() float64 { return math.Pow(float64(r.m+1), float64(r.n)) }
 
 // spec returns the environment of the run under U∘T.
 func (r scriptedRun) spec(u, t aggregators.Operator) learn.EnvSpec {
@@ -176,7 +179,7 @@ type scriptedPair struct {
 func (a *app) scripted(run scriptedRun, pairs [][2]aggregators.Operator, csvPath string) error {
 	seeds, batch := run.seeds()
 	fmt.Fprintf(a.stdout, "%s N=%d M=%d %s: %d teams of chasers after their nearest escaper (n) or escaper j (j), %d episodes each from seed %d\n",
-		run.env, run.n, run.m, formatParams(run.params), int(math.Pow(float64(run.m+1), float64(run.n))), run.episodes, run.seed)
+		run.env, run.n, run.m, formatParams(run.params), int(run.teams()), run.episodes, run.seed)
 	var done []scriptedPair
 	var err error
 	for _, p := range pairs {
