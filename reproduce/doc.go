@@ -38,7 +38,10 @@
 // may not have emerged yet. DiscreteMatrix is the discrete matrix game
 // alone, for the paper's tables of scale (N = M = 8; N = 11, M = 2).
 // TagLarge30M trains one cell at the paper's
-// budget, about 2 hours a seed. Observability is the paper's
+// budget, about 2 hours a seed. TagVMAS trains in Tag as the paper's
+// scenario file defines it, and TagSlow in Tag with escapers slower than
+// the chasers, where scripted specialists gain in exactly the theory's
+// three cells. Observability is the paper's
 // observability-heterogeneity trade-off: Capture's (min, max) with a
 // range sensor that sees the other agents, one variant per sensor range;
 // its Experiment.VariantParam makes Results.VariantGains draw the final

@@ -724,7 +724,7 @@ func readTestFile(t *testing.T, path string) string {
 }
 
 func TestLookupAndCheck(t *testing.T) {
-	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "matrix8": "matrix8", "MATRIX11x2": "matrix11x2", "capture": "capture", "tag": "tag", "tag-large": "tag-large", "tag-large-30m": "tag-large-30m", "observability": "observability", "observability-index": "observability-index"} {
+	for name, want := range map[string]string{"matrix": "matrix4", "Matrix4": "matrix4", "matrix2": "matrix2", "matrix8": "matrix8", "MATRIX11x2": "matrix11x2", "capture": "capture", "tag": "tag", "tag-large": "tag-large", "tag-large-30m": "tag-large-30m", "tag-vmas": "tag-vmas", "Tag-Slow": "tag-slow", "observability": "observability", "observability-index": "observability-index"} {
 		e, err := Lookup(name)
 		if err != nil || e.Name != want || e.check() != nil {
 			t.Errorf("Lookup(%q) = %q, %v, check %v", name, e.Name, err, e.check())

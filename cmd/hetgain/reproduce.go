@@ -34,6 +34,7 @@ var reproducers = []reproducer{
 	{"tag-large", "2v2 Tag with large batches (16,000 frames per iteration), gains on the capture reward alone; about 6 hours", runExperiment},
 	{"tag-large-30m", "tag-large's (mean, max) at the paper's 30M frames per run, 9 seeds; about 2 hours a seed", runExperiment},
 	{"tag-vmas", "2v2 Tag as the paper's scenario file defines it (simulate.TagVMAS), tag-large's batches, each chaser on its own reward", runExperiment},
+	{"tag-slow", "tag-large on 2v2 Tag with escapers slower than the chasers (escaper.speed 0.8), where scripted specialists gain in exactly the theory's three cells", runExperiment},
 	{"observability", "Multi-goal-capture (min, max) with a range sensor at ranges 0 to 0.7, 4 seeds: the gain against how far agents see each other", runExperiment},
 	{"observability-index", "its control: range 0 with each agent's index in its observation, 4 seeds", runExperiment},
 	{"hetgps", "HetGPS, the paper's Figure 5: hetgps softmax|powersum|adverse|descent|all", runHetGPSReproducer},

@@ -1,0 +1,126 @@
+package reproduce
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hetgain/hetgain/learn"
+	"github.com/hetgain/hetgain/simulate"
+)
+
+// tagClassGains plays simulate.ClassGain in the game of spec under every
+// {min, mean, max} pair, on the capture reward alone, over the class of
+// scripted chasers after their nearest escaper or after escaper j, on 512
+// episodes, and returns the results by "U-T". A team lists each chaser's
+// candidate: 0 after its nearest escaper, j+1 after escaper j.
+func tagClassGains(t *testing.T, spec learn.EnvSpec) map[string]*simulate.ClassResult {
+	t.Helper()
+	spec.Params.Names = append(append([]string(nil), spec.Params.Names...), "shaping", "penalty")
+	spec.Params.Values = append(append([]float64(nil), spec.Params.Values...), 0, 0)
+	var class []simulate.Policy
+	for j := -1; j < spec.Tasks; j++ {
+		class = append(class, simulate.TagChaser{Escapers: spec.Tasks, Target: []int{j, j}, Gain: 10})
+	}
+	res := make(map[string]*simulate.ClassResult)
+	for _, u := range []string{"min", "mean", "max"} {
+		for _, tt := range []string{"min", "mean", "max"} {
+			spec.U, spec.T = u, tt
+			env, err := spec.New(256)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := simulate.ClassGain(env, class, []int64{1, 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res[u+"-"+tt] = r
+		}
+	}
+	return res
+}
+
+// TestTagSlowScriptedClass checks what TagSlow's escaper speed was chosen
+// for: in its game the scripted class pays specialisation in the theory's
+// three cells of discrete efforts, by more than 5 standard errors and by
+// specialists (chaser i after escaper i), and in none of the five cells
+// with U = mean or max but (mean, max): there the best team is an alike
+// one or beats it by less than 2 standard errors. In Tag at its own
+// escaper speed the same class pays (max, max) by more than 2 standard
+// errors, so the test fails if the speed stops mattering.
+func TestTagSlowScriptedClass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 2 x 81 teams of 512 Tag episodes")
+	}
+	spec := TagSlow().Variants[0].Env
+	if v, ok := TagSlow().Variants[0].paramValue("escaper.speed"); !ok || v != TagSlowEscaperSpeed || v >= simulate.TagChaserSpeed {
+		t.Fatalf("tag-slow's escaper.speed %v (set %v), want %v, below the chasers' %v", v, ok, TagSlowEscaperSpeed, simulate.TagChaserSpeed)
+	}
+	positive := map[string]bool{"min-mean": true, "min-max": true, "mean-max": true}
+	for cell, r := range tagClassGains(t, spec) {
+		best := fmt.Sprint(r.Teams[r.Best])
+		switch {
+		case positive[cell] && (r.Gain() <= 5*r.GainStdErr || (best != "[1 2]" && best != "[2 1]")):
+			t.Errorf("tag-slow %s: gain %.2f ± %.2f by team %s; want above 5 standard errors, by specialists", cell, r.Gain(), r.GainStdErr, best)
+		case !positive[cell] && cell != "min-min" && r.Gain() >= 2*r.GainStdErr && r.Gain() > 0:
+			t.Errorf("tag-slow %s: gain %.2f ± %.2f by team %s; want 0 or within 2 standard errors", cell, r.Gain(), r.GainStdErr, best)
+		}
+		t.Logf("tag-slow %s: gain %.2f ± %.2f (best team %v, best alike %v)", cell, r.Gain(), r.GainStdErr, r.Teams[r.Best], r.Teams[r.BestAlike])
+	}
+	tag := tagClassGains(t, Tag().Variants[0].Env)
+	if r := tag["max-max"]; r.Gain() <= 2*r.GainStdErr {
+		t.Errorf("tag max-max: gain %.2f ± %.2f; want above 2 standard errors (hetgain scripted -env tag: 6.41 ± 0.60)", r.Gain(), r.GainStdErr)
+	}
+}
+
+// TestTagSlowTaskEvalKeepsSpeed checks that TagSlow's final evaluation,
+// which sets the shaping and the penalty to 0, keeps the escapers' speed
+// of training: its game with TaskEval's parameters set has all three, and
+// a pair built for TagSlow's game plays as one built with the speed given
+// directly, bit for bit, and unlike one in Tag at its own speed.
+func TestTagSlowTaskEvalKeepsSpeed(t *testing.T) {
+	e := TagSlow()
+	slow := e.Variants[0].Env
+	slow.U, slow.T = "max", "max"
+	env, err := slow.New(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := env.SetParams(e.TaskEval.Params); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"escaper.speed": TagSlowEscaperSpeed, "shaping": 0, "penalty": 0}
+	got := env.Params()
+	for k, name := range got.Names {
+		if v, ok := want[name]; ok && got.Values[k] != v {
+			t.Errorf("tag-slow's task evaluation game: %s = %v, want %v", name, got.Values[k], v)
+		}
+		delete(want, name)
+	}
+	if len(want) > 0 {
+		t.Errorf("tag-slow's task evaluation game has no %v", want)
+	}
+
+	team := learn.Config{Hidden: []int{8}, Envs: 4, FramesPerIter: 40, Minibatch: 20, Epochs: 1, Seed: 3}
+	// With the shaping kept every step's return depends on where the
+	// escapers are, so the speed shows.
+	keep := simulate.Params{Names: []string{"penalty"}, Values: []float64{0}}
+	evaluate := func(env learn.EnvSpec) [2]float64 {
+		env.U, env.T, env.EpisodeLength = "max", "max", 60
+		p, err := learn.NewPair(learn.RunSpec{Env: env, Team: team, Iterations: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		het, hom, err := p.EvaluateWith(keep, 64, 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return [2]float64{het, hom}
+	}
+	direct := learn.EnvSpec{Name: "tag", Agents: 2, Tasks: 2,
+		Params: simulate.Params{Names: []string{"escaper.speed"}, Values: []float64{TagSlowEscaperSpeed}}}
+	a, b, c := evaluate(e.Variants[0].Env), evaluate(direct), evaluate(Tag().Variants[0].Env)
+	if a != b || a == c {
+		t.Errorf("tag-slow's pair evaluates to %v, one built with escaper.speed %v to %v, one in tag to %v; want the first two equal, the last different",
+			a, TagSlowEscaperSpeed, b, c)
+	}
+}
