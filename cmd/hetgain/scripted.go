@@ -50,6 +50,7 @@ CSV too).`,
 	examples: []example{
 		{"hetgain scripted -env tag-vmas", "the nine {min, mean, max} pairs in the paper's Tag, 4,096 episodes each"},
 		{"hetgain scripted -env tag -u min -t max -episodes 16384 -csv teams.csv", ""},
+		{"hetgain scripted -env tag -task-params shaping=0,penalty=0,escaper.speed=0.8", "our Tag with escapers slower than the chasers (reproduce tag-slow's game)"},
 	},
 	setup: setupScripted,
 }
