@@ -432,9 +432,10 @@ const TagSlowEscaperSpeed = 0.8
 // under (min, mean), 26 under (min, max) and 11 under (mean, max), and by
 // 0 under the five pairs with U = mean or max and T = min or mean, or
 // (max, max), and on 4,096 fresh episodes the same. Under (min, min) it
-// pays 0.3 to 0.6 (± 0.1 to 0.2), where the theory has 0. At Tag's 1.3 the scripted class also pays (max, max) and
-// (mean, mean), whose theoretical gains are 0, so that a learned gain
-// there says nothing about the reward's curvature.
+// pays 0.3 to 0.6 (± 0.1 to 0.2), where the theory has 0. At Tag's 1.3
+// the scripted class also pays (max, max) and (mean, mean), whose
+// theoretical gains are 0, so that a learned gain there says nothing
+// about the reward's curvature.
 func TagSlow() Experiment {
 	e := TagLarge()
 	e.Name = "tag-slow"

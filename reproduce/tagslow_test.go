@@ -15,12 +15,10 @@ import (
 // candidate: 0 after its nearest escaper, j+1 after escaper j.
 func tagClassGains(t *testing.T, spec learn.EnvSpec) map[string]*simulate.ClassResult {
 	t.Helper()
-	spec.Params.Names = append(append([]string(nil), spec.Params.Names...), "shaping", "penalty")
-	spec.Params.Values = append(append([]float64(nil), spec.Params.Values...), 0, 0)
-	var class []simulate.Policy
-	for j := -1; j < spec.Tasks; j++ {
-		class = append(class, simulate.TagChaser{Escapers: spec.Tasks, Target: []int{j, j}, Gain: 10})
-	}
+	capture := TagLarge().TaskEval.Params // shaping and penalty at 0
+	spec.Params.Names = append(append([]string(nil), spec.Params.Names...), capture.Names...)
+	spec.Params.Values = append(append([]float64(nil), spec.Params.Values...), capture.Values...)
+	class := simulate.TagTargetClass(spec.Agents, spec.Tasks, 10, 0)
 	res := make(map[string]*simulate.ClassResult)
 	for _, u := range []string{"min", "mean", "max"} {
 		for _, tt := range []string{"min", "mean", "max"} {

@@ -144,22 +144,12 @@ func BenchmarkClassGainTagVMAS(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cands := tagTargetCandidates(2)
+	cands := TagTargetClass(2, 2, 10, 0)
 	for i := 0; i < b.N; i++ {
 		if _, err := ClassGain(g, cands, []int64{1}); err != nil {
 			b.Fatal(err)
 		}
 	}
-}
-
-// tagTargetCandidates returns TagChasers after their nearest escaper and
-// after each of m escapers.
-func tagTargetCandidates(m int) []Policy {
-	var c []Policy
-	for j := -1; j < m; j++ {
-		c = append(c, TagChaser{Escapers: m, Target: []int{j, j}, Gain: 10})
-	}
-	return c
 }
 
 // TestClassGainStdErrs checks the standard errors against the episodes'
@@ -170,7 +160,7 @@ func TestClassGainStdErrs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := tagTargetCandidates(2)
+	cands := TagTargetClass(2, 2, 10, 0)
 	seeds := []int64{3, 4}
 	res, err := ClassGain(g, cands, seeds)
 	if err != nil {
@@ -217,5 +207,22 @@ func TestClassGainStdErrs(t *testing.T) {
 	}
 	if res.Episodes != 64 {
 		t.Errorf("Episodes %d, want 64", res.Episodes)
+	}
+}
+
+// TestTagTargetClass checks the class hetgain scripted plays: M + 1
+// chasers, the first after the nearest escaper and the (j+2)-th after
+// escaper j for every agent, with the gain and noise given.
+func TestTagTargetClass(t *testing.T) {
+	class := TagTargetClass(3, 2, 7, 0.5)
+	if len(class) != 3 {
+		t.Fatalf("%d candidates, want 3", len(class))
+	}
+	for k, p := range class {
+		c, ok := p.(TagChaser)
+		want := TagChaser{Escapers: 2, Target: []int{k - 1, k - 1, k - 1}, Gain: 7, Sigma: 0.5}
+		if !ok || !reflect.DeepEqual(c, want) {
+			t.Errorf("candidate %d: %#v, want %#v", k, p, want)
+		}
 	}
 }

@@ -84,7 +84,8 @@
 // ClassGain plays every team drawn from a finite class of such policies:
 // the heterogeneity gain of the class, its best team against its best
 // team of agents that all play alike, with standard errors (what a game
-// pays scripted specialists before any learning).
+// pays scripted specialists before any learning); TagTargetClass is the
+// class of Tag chasers after their nearest escaper or a fixed one.
 //
 // # Determinism and concurrency
 //

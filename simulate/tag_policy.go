@@ -105,3 +105,21 @@ func (p TagChaser) Validate(agents, obsDim, actDim int) error {
 	}
 	return nil
 }
+
+// TagTargetClass returns the class of scripted chasers that hetgain
+// scripted plays with ClassGain: M + 1 policies for N chasers, the first
+// sending every chaser after its nearest escaper and the (j+2)-th every
+// chaser after escaper j, each a TagChaser with the given gain and noise
+// (no damping). In a ClassGain team, candidate 0 is "nearest" and
+// candidate j+1 is "escaper j".
+func TagTargetClass(chasers, escapers int, gain, sigma float64) []Policy {
+	class := make([]Policy, 0, escapers+1)
+	for j := -1; j < escapers; j++ {
+		target := make([]int, chasers)
+		for i := range target {
+			target[i] = j
+		}
+		class = append(class, TagChaser{Escapers: escapers, Target: target, Gain: gain, Sigma: sigma})
+	}
+	return class
+}

@@ -145,15 +145,7 @@ func (r scriptedRun) spec(u, t aggregators.Operator) learn.EnvSpec {
 // candidates returns the chasers of the class: after the nearest escaper,
 // then after each escaper.
 func (r scriptedRun) candidates() []simulate.Policy {
-	var c []simulate.Policy
-	for j := -1; j < r.m; j++ {
-		target := make([]int, r.n)
-		for i := range target {
-			target[i] = j
-		}
-		c = append(c, simulate.TagChaser{Escapers: r.m, Target: target, Gain: r.gain, Sigma: r.sigma})
-	}
-	return c
+	return simulate.TagTargetClass(r.n, r.m, r.gain, r.sigma)
 }
 
 // seeds returns the seeds of the episodes and the batch size.
