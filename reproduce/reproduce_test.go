@@ -887,6 +887,7 @@ func TestStoredReproductions(t *testing.T) {
 	storedTagLargeDiffEntropy(t)
 	storedTagLargeDiffEntropyFresh(t)
 	storedTagVMAS(t)
+	storedTagSlow(t)
 	storedObservability(t)
 	storedObservabilityIndex(t)
 

@@ -18,7 +18,8 @@ import (
 // trainer that changes the numbers (even by one rounding, as 2f64bae did
 // to Tag's reward) fails here, instead of showing as a stored seed that
 // no longer retrains. TagVMAS's run covers its physics, rewards and each
-// chaser's own reward (learn.Config.AgentRewards). The Tag run needs 35
+// chaser's own reward (learn.Config.AgentRewards); tag-slow's, an
+// environment parameter set in the spec (escaper.speed). The Tag run needs 35
 // iterations of 16,000 frames per team to reach its first step where the
 // rounding differed (iteration 30), minutes rather than seconds, so -short
 // leaves it out.
@@ -40,6 +41,7 @@ func TestStoredRunsRetrain(t *testing.T) {
 		{"observability/range-0p35/min-max/seed1", 20, false},
 		{"tag-large/2v2/mean-max/seed1", 35, true},
 		{"tag-vmas/2v2/min-mean/seed1", 6, false},
+		{"tag-slow/2v2/min-mean/seed1", 3, false},
 	} {
 		c := c
 		t.Run(c.dir, func(t *testing.T) {

@@ -2,8 +2,10 @@ package reproduce
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 
+	"github.com/go-gota/gota/dataframe"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
 )
@@ -121,4 +123,68 @@ func TestTagSlowTaskEvalKeepsSpeed(t *testing.T) {
 		t.Errorf("tag-slow's pair evaluates to %v, one built with escaper.speed %v to %v, one in tag to %v; want the first two equal, the last different",
 			a, TagSlowEscaperSpeed, b, c)
 	}
+}
+
+// tagSlowStored is TagSlow restricted to the cells whose three seeds are
+// stored in testdata/reproductions/tag-slow (the protocol's first cells;
+// see testdata/README.md).
+func tagSlowStored() Experiment {
+	e := TagSlow()
+	e.Pairs = [][2]string{{"min", "mean"}, {"min", "max"}}
+	return e
+}
+
+// storedTagSlow checks the stored tag-slow runs: the tables are their
+// logs', inspect.csv has both teams of every run at its last iteration,
+// and what REPRODUCTIONS.md reads from them holds. (min, mean) and
+// (min, max) are not clearly positive by the protocol's rule (mean − 2 SE
+// over 0.5 at 3 seeds), though every seed's gain is positive; in every
+// run the heterogeneous chasers are specialists, each on an escaper of
+// its own (simulate.EffortProfile.Specialists at SpecialistRatio), and
+// the homogeneous chasers are not.
+func storedTagSlow(t *testing.T) {
+	e := tagSlowStored()
+	dir := filepath.Join("..", "testdata", "reproductions", e.Name)
+	storedTableIn(t, e, dir, 3*len(e.Pairs))
+	for _, name := range []string{"2v2 min-mean", "2v2 min-max"} {
+		v := judgeStoredCell(t, dir, name, 1, 3, 3, e.PositiveThreshold)
+		if len(v.Gains) != 3 || v.Positive() {
+			t.Errorf("tag-slow %s: %d seeds, %v; REPRODUCTIONS.md says three, not clearly positive", name, len(v.Gains), v)
+		}
+		for k, g := range v.Gains {
+			if !(g > 0) {
+				t.Errorf("tag-slow %s seed %d: gain %v; REPRODUCTIONS.md says every seed's is positive", name, k+1, g)
+			}
+		}
+	}
+	df := storedInspect(t, e, dir)
+	for i := 0; i < df.Nrow(); i++ {
+		run, team := df.Col("run").Elem(i).String(), df.Col("team").Elem(i).String()
+		split := inspectedProfile(t, df, i, e.Variants[0].Env.Agents, e.Variants[0].Env.Tasks).Specialists(simulate.SpecialistRatio) != nil
+		if split != (team == "heterogeneous") {
+			t.Errorf("tag-slow %s, %s team: specialists %v; REPRODUCTIONS.md says only the heterogeneous teams split", run, team, split)
+		}
+	}
+}
+
+// inspectedProfile returns the effort profile of row i of an inspect.csv
+// (hetgain inspect -csv) of a game with n agents and m tasks: its steps,
+// its mean efforts effort_<agent>_<task> and its fractions covered_<k>.
+func inspectedProfile(t *testing.T, df dataframe.DataFrame, i, n, m int) *simulate.EffortProfile {
+	t.Helper()
+	p := &simulate.EffortProfile{Agents: n, Tasks: m}
+	steps, err := df.Col("steps").Elem(i).Int()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Steps = steps
+	for a := 1; a <= n; a++ {
+		for j := 1; j <= m; j++ {
+			p.Effort = append(p.Effort, df.Col(fmt.Sprintf("effort_%d_%d", a, j)).Elem(i).Float())
+		}
+	}
+	for k := 0; k <= m; k++ {
+		p.Covered = append(p.Covered, df.Col(fmt.Sprintf("covered_%d", k)).Elem(i).Float())
+	}
+	return p
 }
