@@ -80,7 +80,9 @@
 // checkpoint, to play them again, for instance with other environment
 // parameters (Pair.SetEnvParams); Team.Profile shows which agent of a
 // team worked on which task (simulate.Profile), and Team.ActionStd how
-// much its continuous policies still explore. A checkpoint that holds
+// much its continuous policies still explore. WriteProfiles and
+// ReadProfiles write and read tables of such profiles, one TeamProfile
+// per run and team, in the CSV layout of hetgain inspect -csv. A checkpoint that holds
 // a NaN or infinite parameter, or anything else training cannot have
 // written, is refused with ErrCheckpoint.
 //

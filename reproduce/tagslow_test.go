@@ -2,11 +2,11 @@ package reproduce
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-gota/gota/dataframe"
 	"github.com/hetgain/hetgain/learn"
 	"github.com/hetgain/hetgain/simulate"
 )
@@ -160,38 +160,24 @@ func storedTagSlow(t *testing.T) {
 			}
 		}
 	}
-	df := storedInspect(t, e, dir)
-	for i := 0; i < df.Nrow(); i++ {
-		run, team := df.Col("run").Elem(i).String(), df.Col("team").Elem(i).String()
-		split := inspectedProfile(t, df, i, 2, 2).Specialists(simulate.SpecialistRatio) != nil
-		cell := run[:strings.LastIndex(run, "/")]
-		switch {
-		case team == "homogeneous" && split:
-			t.Errorf("tag-slow %s: the homogeneous team specialised; REPRODUCTIONS.md says none did", run)
-		case team == "heterogeneous" && theory[cell] && !split:
-			t.Errorf("tag-slow %s: the heterogeneous team did not specialise; REPRODUCTIONS.md says every one in %s did", run, cell)
-		}
-	}
-}
-
-// inspectedProfile returns the effort profile of row i of an inspect.csv
-// (hetgain inspect -csv) of a game with n agents and m tasks: its steps,
-// its mean efforts effort_<agent>_<task> and its fractions covered_<k>.
-func inspectedProfile(t *testing.T, df dataframe.DataFrame, i, n, m int) *simulate.EffortProfile {
-	t.Helper()
-	p := &simulate.EffortProfile{Agents: n, Tasks: m}
-	steps, err := df.Col("steps").Elem(i).Int()
+	storedInspect(t, e, dir)
+	f, err := os.Open(filepath.Join(dir, "inspect.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Steps = steps
-	for a := 1; a <= n; a++ {
-		for j := 1; j <= m; j++ {
-			p.Effort = append(p.Effort, df.Col(fmt.Sprintf("effort_%d_%d", a, j)).Elem(i).Float())
+	defer f.Close()
+	rows, err := learn.ReadProfiles(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		split := r.Profile.Specialists(simulate.SpecialistRatio) != nil
+		cell := r.Run[:strings.LastIndex(r.Run, "/")]
+		switch {
+		case r.Team == "homogeneous" && split:
+			t.Errorf("tag-slow %s: the homogeneous team specialised; REPRODUCTIONS.md says none did", r.Run)
+		case r.Team == "heterogeneous" && theory[cell] && !split:
+			t.Errorf("tag-slow %s: the heterogeneous team did not specialise; REPRODUCTIONS.md says every one in %s did", r.Run, cell)
 		}
 	}
-	for k := 0; k <= m; k++ {
-		p.Covered = append(p.Covered, df.Col(fmt.Sprintf("covered_%d", k)).Elem(i).Float())
-	}
-	return p
 }

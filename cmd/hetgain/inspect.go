@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -54,7 +53,8 @@ in order of value). Both teams of a run play the same episodes.
 -csv FILE also writes the profiles as a table, one row per run and team
 (full precision): run, team, iteration, episodes, steps, return, then
 effort_<i>_<j> for agent i and task j (from 1), then covered_<k> for k =
-0, ..., M, then diversity. All runs must then have the same N and M.
+0, ..., M, then diversity (learn.WriteProfiles; learn.ReadProfiles reads
+it back). All runs must then have the same N and M.
 
 -plot FILE draws every team's mean effort matrix as a grid of shaded
 cells, the heterogeneous and the homogeneous team of each run side by
@@ -119,7 +119,7 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 				return err
 			}
 		}
-		var rows []profileRow
+		var rows []learn.TeamProfile
 		for _, run := range runs {
 			r, err := inspectRun(a, run, *episodes, fixedSeed, *taskParams)
 			if err != nil {
@@ -133,7 +133,7 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 			}
 		}
 		if *csvPath != "" {
-			if err := atomicfile.Write(*csvPath, func(w io.Writer) error { return writeProfiles(w, rows) }); err != nil {
+			if err := atomicfile.Write(*csvPath, func(w io.Writer) error { return learn.WriteProfiles(w, rows) }); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "wrote %s\n", *csvPath)
@@ -151,16 +151,16 @@ func setupInspect(fs *flag.FlagSet) func(*app, *flag.FlagSet) error {
 // profileFigure draws the effort matrices of rows, a row of two panels
 // (heterogeneous, homogeneous) per run, each titled with the run's path
 // below dir, the team, its diversity and its return.
-func profileFigure(dir string, rows []profileRow) *figures.Figure {
+func profileFigure(dir string, rows []learn.TeamProfile) *figures.Figure {
 	panels := make([]figures.Allocation, len(rows))
 	for k, r := range rows {
-		p := r.profile
-		name, err := filepath.Rel(dir, r.run)
+		p := r.Profile
+		name, err := filepath.Rel(dir, r.Run)
 		if err != nil || name == "." {
-			name = filepath.Base(r.run)
+			name = filepath.Base(r.Run)
 		}
 		panels[k] = figures.Allocation{
-			Title:  fmt.Sprintf("%s, %s\ndiversity %.2f, return %.4g", name, r.team, p.Diversity, p.Return),
+			Title:  fmt.Sprintf("%s, %s\ndiversity %.2f, return %.4g", name, r.Team, p.Diversity, p.Return),
 			Agents: p.Agents, Tasks: p.Tasks, Effort: p.Effort,
 			AgentLabels: oneBased("agent", p.Agents), TaskLabels: oneBased("task", p.Tasks),
 		}
@@ -175,13 +175,6 @@ func oneBased(what string, n int) []string {
 		labels[k] = what + " " + strconv.Itoa(k+1)
 	}
 	return labels
-}
-
-// profileRow is one team's profile in one run, a row of inspect's CSV.
-type profileRow struct {
-	run, team           string
-	iteration, episodes int
-	profile             *simulate.EffortProfile
 }
 
 // checkRunShapes returns the error of sameShape for the first of runs
@@ -221,55 +214,13 @@ func runEnv(dir string) (learn.EnvSpec, bool) {
 
 // sameShape returns an error unless r has the N and M of first, as the
 // rows of one CSV of profiles must.
-func sameShape(first, r profileRow) error {
-	n, m := first.profile.Agents, first.profile.Tasks
-	if p := r.profile; p.Agents != n || p.Tasks != m {
+func sameShape(first, r learn.TeamProfile) error {
+	n, m := first.Profile.Agents, first.Profile.Tasks
+	if p := r.Profile; p.Agents != n || p.Tasks != m {
 		return fmt.Errorf("-csv: %s has N = %d, M = %d, the first run N = %d, M = %d; inspect them separately",
-			r.run, p.Agents, p.Tasks, n, m)
+			r.Run, p.Agents, p.Tasks, n, m)
 	}
 	return nil
-}
-
-// writeProfiles writes rows as CSV at full precision; all profiles must
-// have the same N and M.
-func writeProfiles(w io.Writer, rows []profileRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	n, m := rows[0].profile.Agents, rows[0].profile.Tasks
-	header := []string{"run", "team", "iteration", "episodes", "steps", "return"}
-	for i := 1; i <= n; i++ {
-		for j := 1; j <= m; j++ {
-			header = append(header, fmt.Sprintf("effort_%d_%d", i, j))
-		}
-	}
-	for k := 0; k <= m; k++ {
-		header = append(header, fmt.Sprintf("covered_%d", k))
-	}
-	header = append(header, "diversity")
-	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		p := r.profile
-		if err := sameShape(rows[0], r); err != nil {
-			return err
-		}
-		rec := []string{r.run, r.team, strconv.Itoa(r.iteration), strconv.Itoa(r.episodes), strconv.Itoa(p.Steps), formatFull(p.Return)}
-		for _, v := range p.Effort {
-			rec = append(rec, formatFull(v))
-		}
-		for _, v := range p.Covered {
-			rec = append(rec, formatFull(v))
-		}
-		rec = append(rec, formatFull(p.Diversity))
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
 }
 
 // findRuns returns dir if it holds a checkpoint, else the directories
@@ -337,7 +288,7 @@ func leadingDigits(s string) string {
 
 // inspectRun prints the effort profiles of both teams of the run in dir,
 // played from seed (nil: the run's own), and returns them.
-func inspectRun(a *app, dir string, episodes int, fixedSeed *int64, taskParams string) ([]profileRow, error) {
+func inspectRun(a *app, dir string, episodes int, fixedSeed *int64, taskParams string) ([]learn.TeamProfile, error) {
 	pair, theta, err := loadTeams(dir)
 	if err != nil {
 		return nil, err
@@ -365,7 +316,7 @@ func inspectRun(a *app, dir string, episodes int, fixedSeed *int64, taskParams s
 	if theta != nil {
 		fmt.Fprintf(a.stdout, "HetGPS θ: %v\n", *theta)
 	}
-	var rows []profileRow
+	var rows []learn.TeamProfile
 	for _, team := range []struct {
 		name string
 		t    *learn.Team
@@ -379,7 +330,7 @@ func inspectRun(a *app, dir string, episodes int, fixedSeed *int64, taskParams s
 		if std := team.t.ActionStd(); std != nil {
 			fmt.Fprintf(a.stdout, "  %s\n", formatActionStd(std))
 		}
-		rows = append(rows, profileRow{run: dir, team: team.name, iteration: team.t.Iteration(), episodes: episodes, profile: p})
+		rows = append(rows, learn.TeamProfile{Run: dir, Team: team.name, Iteration: team.t.Iteration(), Episodes: episodes, Profile: p})
 	}
 	fmt.Fprintln(a.stdout)
 	return rows, nil
