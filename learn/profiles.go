@@ -157,18 +157,15 @@ func checkProfileRow(k int, r TeamProfile, n, m int) error {
 // profileRecord returns the fields of r in profileHeader's order.
 func profileRecord(r TeamProfile) []string {
 	p := r.Profile
-	rec := []string{r.Run, r.Team, strconv.Itoa(r.Iteration), strconv.Itoa(r.Episodes), strconv.Itoa(p.Steps), fullFloat(p.Return)}
+	rec := []string{r.Run, r.Team, strconv.Itoa(r.Iteration), strconv.Itoa(r.Episodes), strconv.Itoa(p.Steps), formatFloat(p.Return)}
 	for _, v := range p.Effort {
-		rec = append(rec, fullFloat(v))
+		rec = append(rec, formatFloat(v))
 	}
 	for _, v := range p.Covered {
-		rec = append(rec, fullFloat(v))
+		rec = append(rec, formatFloat(v))
 	}
-	return append(rec, fullFloat(p.Diversity))
+	return append(rec, formatFloat(p.Diversity))
 }
-
-// fullFloat formats v so that it reads back to the same bits.
-func fullFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // parseProfileRecord parses one record of a table with the given header
 // of N x M profiles.

@@ -934,30 +934,33 @@ func storedObservability(t *testing.T) {
 
 // storedInspect checks the inspect.csv of a stored reproduction of e in
 // dir: one row for each team of every run, at the run's last iteration,
-// and returns it.
-func storedInspect(t *testing.T, e Experiment, dir string) dataframe.DataFrame {
+// and returns its rows (learn.ReadProfiles).
+func storedInspect(t *testing.T, e Experiment, dir string) []learn.TeamProfile {
 	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "inspect.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	df := dataframe.ReadCSV(f)
+	rows, err := learn.ReadProfiles(f)
+	if err != nil {
+		t.Fatalf("%s: %v", e.Name, err)
+	}
 	want := map[string]bool{}
 	for _, c := range e.cells("") {
 		want[c.name+" heterogeneous"], want[c.name+" homogeneous"] = true, true
 	}
-	for i := 0; i < df.Nrow(); i++ {
-		key := df.Col("run").Elem(i).String() + " " + df.Col("team").Elem(i).String()
-		if it, _ := df.Col("iteration").Elem(i).Int(); !want[key] || it != e.Iterations {
-			t.Errorf("%s inspect.csv row %d: %s at iteration %d, not a run's last", e.Name, i, key, it)
+	for i, r := range rows {
+		key := r.Run + " " + r.Team
+		if !want[key] || r.Iteration != e.Iterations {
+			t.Errorf("%s inspect.csv row %d: %s at iteration %d, not a run's last", e.Name, i, key, r.Iteration)
 		}
 		delete(want, key)
 	}
 	if len(want) > 0 {
 		t.Errorf("%s inspect.csv lacks %d teams", e.Name, len(want))
 	}
-	return df
+	return rows
 }
 
 // storedObservabilityIndex checks the stored control of observability
@@ -989,12 +992,10 @@ func storedObservabilityIndex(t *testing.T) {
 		t.Errorf("observability-index: %d seeds, index − no index %.4g ± %.4g; REPRODUCTIONS.md says 4 seeds, mean + 2 SE < 0",
 			len(p.Seeds), sum.Mean, sum.SE)
 	}
-	inspect := storedInspect(t, e, filepath.Join(stored, e.Name))
-	covered := inspect.Col("covered_2").Float()
-	for i := 0; i < inspect.Nrow(); i++ {
-		if !(covered[i] >= 0.8) {
+	for i, r := range storedInspect(t, e, filepath.Join(stored, e.Name)) {
+		if both := r.Profile.Covered[2]; !(both >= 0.8) {
 			t.Errorf("observability-index inspect.csv row %d (%s): both goals covered in %.3f of the steps, REPRODUCTIONS.md says at least 0.8",
-				i, inspect.Col("run").Elem(i).String(), covered[i])
+				i, r.Run, both)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package reproduce
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -151,27 +150,19 @@ func storedTagSlow(t *testing.T) {
 	storedTableIn(t, e, dir, 3*len(e.Pairs))
 	theory := map[string]bool{"2v2/min-mean": true, "2v2/min-max": true}
 	for _, p := range e.Pairs {
+		cell := "2v2/" + p[0] + "-" + p[1]
 		name := "2v2 " + p[0] + "-" + p[1]
 		v := judgeStoredCell(t, dir, name, 1, 3, 3, e.PositiveThreshold)
 		if len(v.Gains) != 3 || v.Positive() {
 			t.Errorf("tag-slow %s: %d seeds, %v; REPRODUCTIONS.md says three, not clearly positive", name, len(v.Gains), v)
 		}
 		for k, g := range v.Gains {
-			if theory["2v2/"+p[0]+"-"+p[1]] && !(g > 0) {
+			if theory[cell] && !(g > 0) {
 				t.Errorf("tag-slow %s seed %d: gain %v; REPRODUCTIONS.md says every seed's is positive", name, k+1, g)
 			}
 		}
 	}
-	storedInspect(t, e, dir)
-	f, err := os.Open(filepath.Join(dir, "inspect.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := learn.ReadProfiles(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := storedInspect(t, e, dir)
 	for _, r := range rows {
 		split := r.Profile.Specialists(simulate.SpecialistRatio) != nil
 		cell := r.Run[:strings.LastIndex(r.Run, "/")]
