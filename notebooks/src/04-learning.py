@@ -499,15 +499,20 @@ tagSlow.Curves("2v2")
 What the final policies do, from the stored `inspect.csv` (`hetgain inspect -task-params shaping=0,penalty=0 -csv`, read back by `learn.ReadProfiles`): each chaser's fraction of steps holding escaper 1 and escaper 2, the fraction of steps in which both escapers are held, and whether the team is one of specialists, each chaser working at least twice as much on an escaper of its own (`simulate.EffortProfile.Specialists`):
 """),
 ("code", r"""
-tagSlowInspect, err := os.Open("../testdata/reproductions/tag-slow/inspect.csv")
-if err != nil {
-	panic(err)
+// readProfiles reads the team profiles of an inspect.csv (hetgain inspect -csv).
+readProfiles := func(path string) []learn.TeamProfile {
+	f, err := os.Open(path)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	teams, err := learn.ReadProfiles(f)
+	if err != nil {
+		panic(err)
+	}
+	return teams
 }
-tagSlowTeams, err := learn.ReadProfiles(tagSlowInspect)
-tagSlowInspect.Close()
-if err != nil {
-	panic(err)
-}
+tagSlowTeams := readProfiles("../testdata/reproductions/tag-slow/inspect.csv")
 var runs, kinds, efforts, split []string
 var returns, bothHeld []float64
 for _, r := range tagSlowTeams {
@@ -572,20 +577,13 @@ _, _ = fmt.Printf("d = range 0.35 − range 0: mean %.3f ± %.3f (SE), mean + 2 
 Not reproduced: the gain is, if anything, higher at 0.35 than without sight (3 of 4 seeds), and at 0.7 it is unchanged. Why shows in what the final policies do. `hetgain inspect -csv` (kept as `inspect.csv`) gives, for each team, the share of steps in which both goals are covered (each has an agent putting more than half its effort on it):
 """),
 ("code", r"""
-inspectFile, err := os.Open("../testdata/reproductions/observability/inspect.csv")
-if err != nil {
-	panic(err)
-}
-profiles := dataframe.ReadCSV(inspectFile)
-inspectFile.Close()
 bothCovered := map[string]map[string][]float64{}
-for i := 0; i < profiles.Nrow(); i++ {
-	run, team := profiles.Col("run").Elem(i).String(), profiles.Col("team").Elem(i).String()
-	variant := run[:strings.Index(run, "/")]
+for _, r := range readProfiles("../testdata/reproductions/observability/inspect.csv") {
+	variant := r.Run[:strings.Index(r.Run, "/")]
 	if bothCovered[variant] == nil {
 		bothCovered[variant] = map[string][]float64{}
 	}
-	bothCovered[variant][team] = append(bothCovered[variant][team], profiles.Col("covered_2").Elem(i).Float())
+	bothCovered[variant][r.Team] = append(bothCovered[variant][r.Team], r.Profile.Covered[2])
 }
 for _, v := range reproduce.Observability().Variants {
 	hetShares, homShares := bothCovered[v.Label]["heterogeneous"], bothCovered[v.Label]["homogeneous"]
@@ -608,15 +606,8 @@ told := reproduce.PairSeedGains(blind, indexed)
 toldSum := told.Summary()
 show(reproduce.PairedGainsTable([]reproduce.PairedGains{told}).Select([]string{"Seed", "GainA", "GainB", "Difference"}))
 _, _ = fmt.Printf("with the index − without: mean %.3f ± %.3f (SE), mean + 2 SE %.3f\n", toldSum.Mean, toldSum.SE, toldSum.Mean+2*toldSum.SE)
-indexFile, err := os.Open("../testdata/reproductions/observability-index/inspect.csv")
-if err != nil {
-	panic(err)
-}
-indexProfiles := dataframe.ReadCSV(indexFile)
-indexFile.Close()
-for i := 0; i < indexProfiles.Nrow(); i++ {
-	_, _ = fmt.Printf("%s %-13s both goals covered %.0f%%\n", indexProfiles.Col("run").Elem(i).String(),
-		indexProfiles.Col("team").Elem(i).String(), 100*indexProfiles.Col("covered_2").Elem(i).Float())
+for _, r := range readProfiles("../testdata/reproductions/observability-index/inspect.csv") {
+	_, _ = fmt.Printf("%s %-13s both goals covered %.0f%%\n", r.Run, r.Team, 100*r.Profile.Covered[2])
 }
 """),
 ("markdown", r"""
