@@ -888,6 +888,7 @@ func TestStoredReproductions(t *testing.T) {
 	storedTagLargeDiffEntropyFresh(t)
 	storedTagVMAS(t)
 	storedTagSlow(t)
+	storedTagSlowDiffEntropy(t)
 	storedObservability(t)
 	storedObservabilityIndex(t)
 

@@ -19,7 +19,8 @@ import (
 // to Tag's reward) fails here, instead of showing as a stored seed that
 // no longer retrains. TagVMAS's run covers its physics, rewards and each
 // chaser's own reward (learn.Config.AgentRewards); tag-slow's, an
-// environment parameter set in the spec (escaper.speed). The Tag run needs 35
+// environment parameter set in the spec (escaper.speed); tag-slow-diff-entropy's,
+// Tag's difference rewards and PPO's entropy bonus. The Tag run needs 35
 // iterations of 16,000 frames per team to reach its first step where the
 // rounding differed (iteration 30), minutes rather than seconds, so -short
 // leaves it out.
@@ -42,6 +43,7 @@ func TestStoredRunsRetrain(t *testing.T) {
 		{"tag-large/2v2/mean-max/seed1", 35, true},
 		{"tag-vmas/2v2/min-mean/seed1", 6, false},
 		{"tag-slow/2v2/min-mean/seed1", 3, false},
+		{"tag-slow-diff-entropy/2v2/mean-max/seed1", 3, false},
 	} {
 		c := c
 		t.Run(c.dir, func(t *testing.T) {

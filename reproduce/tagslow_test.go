@@ -2,6 +2,7 @@ package reproduce
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -173,6 +174,85 @@ func storedTagSlow(t *testing.T) {
 			t.Errorf("tag-slow %s: the heterogeneous team did not specialise; REPRODUCTIONS.md says every one in %s did", r.Run, cell)
 		case r.Team == "heterogeneous" && cell == "2v2/mean-max" && split:
 			t.Errorf("tag-slow %s: the heterogeneous team specialised; REPRODUCTIONS.md says none in %s did", r.Run, cell)
+		}
+	}
+}
+
+// tagSlowDiffEntropy is TagSlow with every chaser trained on its
+// difference reward and PPO's entropy bonus 0.01, the second tag-slow
+// protocol of REPRODUCTIONS.md: hetgain reproduce tag-slow
+// -difference-rewards -entropy 0.01.
+func tagSlowDiffEntropy() Experiment {
+	e := TagSlow()
+	e.Team.DifferenceRewards = true
+	e.Team.EntropyCoef = 0.01
+	return e
+}
+
+// tagSlowDiffEntropyStored is tagSlowDiffEntropy restricted to the cells
+// whose three seeds are stored in testdata/reproductions/tag-slow-diff-entropy
+// (see testdata/README.md).
+func tagSlowDiffEntropyStored() Experiment {
+	e := tagSlowDiffEntropy()
+	e.Pairs = [][2]string{{"min", "mean"}, {"mean", "max"}}
+	return e
+}
+
+// storedTagSlowDiffEntropy checks the stored runs of tag-slow's second
+// protocol: the tables are their logs', inspect.csv has both teams of
+// every run at its last iteration, and what REPRODUCTIONS.md reads from
+// them holds. No stored cell is clearly positive by the protocol's rule
+// (mean − 2 SE over 0.5 at 3 seeds), and the gain is bimodal: a run
+// whose heterogeneous team is a team of specialists
+// (simulate.EffortProfile.Specialists at SpecialistRatio) gains more
+// than 20, one whose team is not ends within 3 of the homogeneous team,
+// and each cell has runs of both kinds. No homogeneous team is a team of
+// specialists.
+func storedTagSlowDiffEntropy(t *testing.T) {
+	e := tagSlowDiffEntropyStored()
+	dir := filepath.Join("..", "testdata", "reproductions", "tag-slow-diff-entropy")
+	storedTableIn(t, e, dir, 3*len(e.Pairs))
+	gains := map[string]float64{} // by run, as inspect.csv names it
+	for _, p := range e.Pairs {
+		name := "2v2 " + p[0] + "-" + p[1]
+		v := judgeStoredCell(t, dir, name, 1, 3, 3, e.PositiveThreshold)
+		if len(v.Gains) != 3 || v.Positive() {
+			t.Errorf("tag-slow-diff-entropy %s: %d seeds, %v; REPRODUCTIONS.md says three, not clearly positive", name, len(v.Gains), v)
+		}
+		for k, g := range v.Gains {
+			gains[fmt.Sprintf("2v2/%s-%s/seed%d", p[0], p[1], k+1)] = g
+		}
+	}
+	kinds := map[string][2]int{} // by cell: runs whose heterogeneous team split, and did not
+	for _, r := range storedInspect(t, e, dir) {
+		split := r.Profile.Specialists(simulate.SpecialistRatio) != nil
+		if r.Team == "homogeneous" {
+			if split {
+				t.Errorf("tag-slow-diff-entropy %s: the homogeneous team specialised; REPRODUCTIONS.md says none did", r.Run)
+			}
+			continue
+		}
+		g, ok := gains[r.Run]
+		cell := r.Run[:strings.LastIndex(r.Run, "/")]
+		n := kinds[cell]
+		switch {
+		case !ok:
+			t.Errorf("tag-slow-diff-entropy: inspect.csv has %s, which has no gain", r.Run)
+		case split && !(g > 20):
+			t.Errorf("tag-slow-diff-entropy %s: the heterogeneous team specialised and gained %v; REPRODUCTIONS.md says over 20", r.Run, g)
+		case !split && !(math.Abs(g) < 3):
+			t.Errorf("tag-slow-diff-entropy %s: the heterogeneous team did not specialise and gained %v; REPRODUCTIONS.md says within 3 of 0", r.Run, g)
+		case split:
+			n[0]++
+		default:
+			n[1]++
+		}
+		kinds[cell] = n
+	}
+	for _, p := range e.Pairs {
+		cell := "2v2/" + p[0] + "-" + p[1]
+		if n := kinds[cell]; n[0] == 0 || n[1] == 0 {
+			t.Errorf("tag-slow-diff-entropy %s: %d heterogeneous teams split and %d did not; REPRODUCTIONS.md says some of each", cell, n[0], n[1])
 		}
 	}
 }
