@@ -512,24 +512,28 @@ readProfiles := func(path string) []learn.TeamProfile {
 	}
 	return teams
 }
-tagSlowTeams := readProfiles("../testdata/reproductions/tag-slow/inspect.csv")
-var runs, kinds, efforts, split []string
-var returns, bothHeld []float64
-for _, r := range tagSlowTeams {
-	p := r.Profile
-	runs, kinds = append(runs, r.Run), append(kinds, r.Team)
-	efforts = append(efforts, fmt.Sprintf("%.3f %.3f / %.3f %.3f", p.At(0, 0), p.At(0, 1), p.At(1, 0), p.At(1, 1)))
-	returns, bothHeld = append(returns, p.Return), append(bothHeld, p.Covered[2])
-	split = append(split, fmt.Sprint(p.Specialists(simulate.SpecialistRatio) != nil))
+// tagTeamsTable tabulates the Tag teams of an inspect.csv: each team's return, each chaser's
+// effort on escaper 1 and 2, the share of steps with both escapers held, and whether it split.
+tagTeamsTable := func(path string) dataframe.DataFrame {
+	var runs, kinds, efforts, split []string
+	var returns, bothHeld []float64
+	for _, r := range readProfiles(path) {
+		p := r.Profile
+		runs, kinds = append(runs, r.Run), append(kinds, r.Team)
+		efforts = append(efforts, fmt.Sprintf("%.3f %.3f / %.3f %.3f", p.At(0, 0), p.At(0, 1), p.At(1, 0), p.At(1, 1)))
+		returns, bothHeld = append(returns, p.Return), append(bothHeld, p.Covered[2])
+		split = append(split, fmt.Sprint(p.Specialists(simulate.SpecialistRatio) != nil))
+	}
+	return dataframe.New(
+		series.New(runs, series.String, "Run"),
+		series.New(kinds, series.String, "Team"),
+		series.New(returns, series.Float, "Return"),
+		series.New(efforts, series.String, "Efforts (chaser 1 / chaser 2)"),
+		series.New(bothHeld, series.Float, "BothHeld"),
+		series.New(split, series.String, "Specialists"),
+	)
 }
-show(dataframe.New(
-	series.New(runs, series.String, "Run"),
-	series.New(kinds, series.String, "Team"),
-	series.New(returns, series.Float, "Return"),
-	series.New(efforts, series.String, "Efforts (chaser 1 / chaser 2)"),
-	series.New(bothHeld, series.Float, "BothHeld"),
-	series.New(split, series.String, "Specialists"),
-))
+show(tagTeamsTable("../testdata/reproductions/tag-slow/inspect.csv"))
 """),
 ("markdown", r"""
 **What to take from it.** With the four cells above in (12 of the protocol's 27 runs), no cell is clearly positive, and none of the theory's three can be. Under $\min \circ \mathrm{mean}$ and $\min \circ \max$ every gain is positive (1.96, 4.40, 10.91 and 1.71, 1.80, 6.17) and every heterogeneous team is a team of specialists, each chaser on an escaper of its own, as the theory's allocation is; no homogeneous team is. But the gains are small beside scripted specialists' (13 and 26) and vary from seed to seed, so mean − 2 SE stays below 0.5 (0.41 and 0.29). Under $\mathrm{mean} \circ \max$ (0.92 ± 14.79) no heterogeneous team split: one chaser did the catching, and where it held its escaper longer than the homogeneous pair the gain came out positive. $\mathrm{mean} \circ \mathrm{mean}$, whose theoretical gain is 0, is not positive either (−9.42 ± 10.37): there the homogeneous pair on one escaper learned to hold it longer. So the split the theory predicts is learned where a pair on one escaper earns nothing ($U = \min$), and not where it earns something; the policies explore little by the end (standard deviations near 0.05 before the squash, `hetgain inspect`). REPRODUCTIONS.md has every run.
@@ -550,19 +554,7 @@ if err != nil {
 	panic(err)
 }
 show(tagSlowDEResults.RunTable().Select([]string{"U", "T", "Seed", "Gain", "HetEval", "HomEval"}))
-var deRuns, deKinds, deSplit []string
-var deBothHeld []float64
-for _, r := range readProfiles("../testdata/reproductions/tag-slow-diff-entropy/inspect.csv") {
-	deRuns, deKinds = append(deRuns, r.Run), append(deKinds, r.Team)
-	deBothHeld = append(deBothHeld, r.Profile.Covered[2])
-	deSplit = append(deSplit, fmt.Sprint(r.Profile.Specialists(simulate.SpecialistRatio) != nil))
-}
-show(dataframe.New(
-	series.New(deRuns, series.String, "Run"),
-	series.New(deKinds, series.String, "Team"),
-	series.New(deBothHeld, series.Float, "BothHeld"),
-	series.New(deSplit, series.String, "Specialists"),
-))
+show(tagTeamsTable("../testdata/reproductions/tag-slow-diff-entropy/inspect.csv"))
 """),
 ("code", r"""
 tagSlowDEResults.Curves("2v2")
